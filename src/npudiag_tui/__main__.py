@@ -1,0 +1,3 @@
+from npudiag_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,159 @@
+"""The shared vocabulary of the engine: streams, levels, categories, sources, events.
+
+Everything here is plain data so that discovery, indexing, diagnosis, the report and the TUI
+can pass it around without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+
+
+class Stream(str, Enum):
+    """Where a line came from. HCCL is a *view* over plog/device lines, not a stream."""
+
+    PLOG = "plog"
+    DEVICE = "device"
+    STDOUT = "stdout"
+
+
+class Level(IntEnum):
+    """Severity, ordered so that `level >= Level.WARNING` reads naturally."""
+
+    NONE = 0
+    TRACE = 1
+    DEBUG = 2
+    INFO = 3
+    EVENT = 4
+    WARNING = 5
+    ERROR = 6
+    CRITICAL = 7
+
+    @classmethod
+    def parse(cls, word: str) -> "Level":
+        word = word.upper()
+        if word in ("WARN", "W"):
+            return cls.WARNING
+        if word in ("E", "FATAL"):
+            return cls.ERROR if word == "E" else cls.CRITICAL
+        if word == "I":
+            return cls.INFO
+        try:
+            return cls[word]
+        except KeyError:
+            return cls.NONE
+
+
+CATEGORIES = (
+    "operator",
+    "communication",
+    "stream_event",
+    "memory",
+    "device",
+    "compile",
+    "environment",
+    "unknown",
+)
+
+RELATIONS = ("wrapper", "timeout_victim", "sync_failure", "repeat", "consequence")
+
+
+@dataclass
+class SourceFile:
+    """One physical file (or archive member) that belongs to a logical source.
+
+    `path` is what the reader opens (a real file, possibly inside a private temp folder for
+    archives); `display` is what reports and the UI show (relative to the opened root, with
+    `archive.tar.gz!inner/path` for archive members).
+    """
+
+    path: str
+    display: str
+    file_id: int = -1
+    size: int = 0
+    name_time: int | None = None  # creation time from a CANN file name, µs since epoch
+
+
+@dataclass
+class Source:
+    """A logical stream: the rotated files of one process chained in order, or one console file."""
+
+    source_id: int
+    stream: Stream
+    files: list[SourceFile]
+    pid: int | None = None
+    device: int | None = None
+    rank: int | None = None
+    label: str = ""
+    clock_offset_us: int = 0  # added to every timestamp of this source when aligning
+    run_kind: str | None = None  # debug | run | security for CANN layouts
+
+
+@dataclass(frozen=True, order=True)
+class LineRef:
+    """A line in a file: `file_id` indexes the opened set, `line` is 0-based."""
+
+    file_id: int
+    line: int
+
+
+@dataclass
+class ErrorEvent:
+    """One error-like happening, possibly spanning several lines (a block, a traceback, a table).
+
+    `time` is the recorded time in µs since the epoch (naive local clock of the log, with the
+    source's clock offset applied); `printed_time` is when the carrying line was printed, which
+    differs from `time` for CANN blocks that carry their own recording stamp.
+    """
+
+    ref: LineRef
+    source_id: int
+    stream: Stream
+    text: str
+    level: Level
+    time: int | None = None
+    printed_time: int | None = None
+    time_inherited: bool = False
+    kind: str = "error"  # see diagnosis.events for the vocabulary
+    codes: list[str] = field(default_factory=list)
+    numeric: dict[str, int] = field(default_factory=dict)  # domain -> value ("acl", "aclnn", "hccl", ...)
+    module: str | None = None
+    pid: int | None = None
+    cann_pid: int | None = None
+    rank: int | None = None
+    device: int | None = None
+    op_name: str | None = None
+    lines: list[LineRef] = field(default_factory=list)  # the multi-line group, head first
+    detail: str = ""  # the most specific text of the group (detail line, errorStr, ...)
+    category: str = "unknown"
+    benign: bool = False
+    secondary: str | None = None  # relation when this event is part of a cascade
+    explained_by: int | None = None  # index of the event that explains it
+    attrs: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class NextAction:
+    """One small, concrete step: a command or an environment setting, and why it helps."""
+
+    action: str
+    why: str
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Situation:
+    """What the action planner needs to know about the diagnosis, and nothing more."""
+
+    category: str
+    code: str | None = None
+    text: str = ""  # the anchor's text
+    streams: frozenset[str] = frozenset()  # streams present in the inputs: plog, device, stdout
+    rank_count: int = 0  # distinct ranks seen
+    root_rank: int | None = None
+    timeouts_only: bool = False  # every error found is a timeout / victim; no root visible
+    compile_stage: str | None = None  # eager | dynamo | backend | capture | replay
+    has_device_logs: bool = False
+    has_info_lines: bool = False  # INFO/DEBUG present, i.e. the log level was raised
+    op_name: str | None = None

@@ -1,0 +1,69 @@
+"""Error codes in every shape they are printed in (DOMAIN.md 3).
+
+CANN string codes (E/W + letter + 4 digits, E + 5 digits), aclError numbers, aclnn statuses,
+torch_npu ERRxxxxx and HcclResult values. Each numeric code is returned with its domain,
+because the same number means different things in different tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+CODE_RE = re.compile(r"(?<![A-Za-z0-9_])([EW][0-9A-Z]\d{4})(?![0-9A-Za-z])")
+TORCH_ERR_RE = re.compile(r"(?<![A-Za-z0-9])(ERR\d{5})(?!\d)")
+ACL_RE = re.compile(
+    r"(?:error code is|runtime result =|ErrCode=|error code=|ret=|retCode=)\s*(\d{6})(?!\d)"
+)
+ACLNN_RE = re.compile(r"errno\[(\d{6})\]")
+HCCL_RE = re.compile(r"(?:hcclRet -> |HCCL function error: .*?, error code is )(\d{1,4})(?!\d)")
+HCCL_RET_RE = re.compile(r"\b(?:ret|return)\[(\d{1,4})\]")
+
+
+def string_codes(text: str) -> list[str]:
+    """CANN string codes in order of appearance, without duplicates.
+
+    A W-code is only kept when it looks like a registry code (W + digit or known letter);
+    words like `W0311` in c10 stamps are excluded by requiring a letter/digit mix typical of
+    CANN (`W11001`, `WE0001`).
+    """
+    out: list[str] = []
+    for m in CODE_RE.finditer(text):
+        code = m.group(1)
+        if code[0] == "W" and code[1:3].isdigit() and len(code) == 5:
+            continue  # c10 `W0311` month-day stamps, not a code
+        if code not in out:
+            out.append(code)
+    return out
+
+
+def numeric_codes(text: str) -> dict[str, int]:
+    """Numeric codes keyed by domain: acl, aclnn, hccl, torch_npu (first of each wins)."""
+    found: dict[str, int] = {}
+    m = TORCH_ERR_RE.search(text)
+    if m:
+        found["torch_npu"] = int(m.group(1)[3:])
+    if "HCCL function error" in text or "hcclRet" in text:
+        m = HCCL_RE.search(text)
+        if m:
+            found["hccl"] = int(m.group(1))
+    m = ACLNN_RE.search(text)
+    if m:
+        found["aclnn"] = int(m.group(1))
+    m = ACL_RE.search(text)
+    if m and "hccl" not in found:
+        value = int(m.group(1))
+        # aclnn statuses live in 161xxx/361xxx/561xxx; no aclError shares those ranges
+        if value // 1000 in (161, 361, 561):
+            found.setdefault("aclnn", value)
+        else:
+            found["acl"] = value
+    return found
+
+
+def torch_err(text: str) -> str | None:
+    m = TORCH_ERR_RE.search(text)
+    return m.group(1) if m else None
+
+
+def is_inner_code(code: str) -> bool:
+    return code.endswith("9999") or code.endswith("8888")

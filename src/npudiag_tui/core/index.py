@@ -1,0 +1,337 @@
+"""Per-file line index: a block index over fixed 64 KiB blocks, built with read/pread.
+
+Why a block index and not an offset per line: counting newlines per block runs at C speed
+(~1.4 GB/s here) and costs 16 bytes per *block*, while a Python-level pass over every line is
+two orders of magnitude slower. Line offsets and per-line times are materialised lazily, one
+block at a time, for the lines somebody actually looks at, and cached.
+
+Per block we keep: the number of newlines before it (`int64`) and the first own timestamp of
+a line starting in it (`int64`, -1 when none). That is 16 bytes per 64 KiB, far below the
+16 bytes per line budget, and appendable: `extend()` continues from the last complete line,
+holding a partial last line back until its newline arrives (live tail).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from array import array
+from bisect import bisect_right
+from collections import OrderedDict
+from typing import Callable, Iterator
+
+from npudiag_tui.core.formats.timestamps import find_stamp, ts6_bytes_to_us, year_of
+
+BLOCK = 64 * 1024
+CHUNK = 1024 * 1024
+MAX_LINE_BYTES = 1 << 20  # lines longer than this are cut when *shown*; the index keeps them whole
+
+ChunkHook = Callable[[bytes, int, int], None]  # (data of complete lines, file offset, first line no)
+
+_NL = re.compile(b"\n")
+
+
+class IndexError_(Exception):
+    """A file could not be read; the message names the file and the reason."""
+
+
+def decode(raw: bytes) -> str:
+    """Lenient decoding: UTF-8 with replacement (GBK bytes must not crash anything)."""
+    text = raw.decode("utf-8", errors="replace")
+    if text.endswith("\r"):
+        text = text[:-1]
+    return text
+
+
+class FileIndex:
+    """Line index of one file. Thread-compatible: one writer (`extend`), readers via pread."""
+
+    def __init__(self, path: str, file_id: int = -1, display: str | None = None,
+                 year_hint: int | None = None) -> None:
+        self.path = path
+        self.display = display or path
+        self.file_id = file_id
+        self.year_hint = year_hint
+        self.nl_before = array("q")  # newlines before block k
+        self.block_time = array("q")  # first own stamp of a line starting in block k, -1 = none
+        self.newlines = 0  # complete lines
+        self.indexed = 0  # bytes covered by complete lines
+        self.size = 0  # bytes seen on disk at the last extend (includes a partial tail)
+        self.inode: int | None = None
+        self.include_partial = True  # count a last line without newline (reports); live holds it
+        self.last_time: int = -1  # last own stamp seen while indexing
+        self.first_time: int = -1
+        self._offsets: OrderedDict[int, array] = OrderedDict()
+        self._times: OrderedDict[int, array] = OrderedDict()
+
+    # ----------------------------------------------------------------- building
+    @property
+    def partial(self) -> bool:
+        return self.size > self.indexed
+
+    @property
+    def line_count(self) -> int:
+        return self.newlines + (1 if self.partial and self.include_partial else 0)
+
+    def extend(self, on_chunk: ChunkHook | None = None, cancelled: Callable[[], bool] | None = None,
+               progress: Callable[[int], None] | None = None, limit: int | None = None) -> int:
+        """Index the bytes appended since the last call; returns the number of new lines.
+
+        Reads 1 MiB chunks with pread (never mmap: files may be live). `on_chunk` sees each run
+        of complete lines once, so a scanner can share this single pass over the data.
+        """
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError as exc:
+            raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
+        try:
+            st = os.fstat(fd)
+            if self.inode is not None and st.st_ino != self.inode:
+                raise IndexError_(f"{self.display}: replaced on disk (rotation)")
+            self.inode = st.st_ino
+            end = st.st_size if limit is None else min(st.st_size, limit)
+            if end < self.indexed:
+                raise IndexError_(f"{self.display}: truncated")
+            before = self.newlines
+            pos = self.indexed
+            carry = b""
+            while pos < end:
+                if cancelled is not None and cancelled():
+                    break
+                want = min(CHUNK, end - pos)
+                data = os.pread(fd, want, pos)
+                if not data:
+                    break
+                pos += len(data)
+                buf = carry + data if carry else data
+                cut = buf.rfind(b"\n")
+                if cut < 0:
+                    carry = buf
+                    continue
+                complete = buf[: cut + 1]
+                carry = buf[cut + 1:]
+                self._add(complete, on_chunk)
+                if progress is not None:
+                    progress(self.indexed)
+            # a partial last line stays unindexed (held) but counts towards size
+            self.size = self.indexed + len(carry)
+            return self.newlines - before
+        except OSError as exc:
+            raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
+
+    def _add(self, data: bytes, on_chunk: ChunkHook | None) -> None:
+        start = self.indexed
+        end = start + len(data)
+        first_line = self.newlines
+        # register every block that begins inside [start, end); count incrementally
+        k = len(self.nl_before)
+        counted_to, counted = 0, self.newlines
+        while k * BLOCK < end:
+            rel = max(k * BLOCK - start, 0)
+            counted += data.count(b"\n", counted_to, rel)
+            counted_to = rel
+            self.nl_before.append(counted)
+            self.block_time.append(self._first_stamp(data, rel))
+            k += 1
+        if self.first_time < 0:
+            t = self._first_stamp(data, 0)
+            if t >= 0:
+                self.first_time = t
+        tail = data[-4096:]
+        t = self._last_stamp(tail)
+        if t >= 0:
+            self.last_time = t
+        self.newlines = counted + data.count(b"\n", counted_to)
+        self.indexed = end
+        if on_chunk is not None:
+            on_chunk(data, start, first_line)
+
+    def _first_stamp(self, data: bytes, rel: int) -> int:
+        """The first own stamp at or after `rel`, looking at a few lines only."""
+        window = data[rel: rel + 4096]
+        t = ts6_bytes_to_us(window)
+        if t is not None:
+            return t
+        for raw in window.split(b"\n")[1:12]:
+            st = find_stamp(decode(raw), self.year_hint)
+            if st:
+                return st.us
+        return -1
+
+    def _last_stamp(self, tail: bytes) -> int:
+        for raw in reversed(tail.split(b"\n")[1:]):
+            if not raw:
+                continue
+            st = find_stamp(decode(raw), self.year_hint)
+            if st:
+                return st.us
+        return -1
+
+    # ----------------------------------------------------------------- reading
+    def _pread(self, length: int, offset: int) -> bytes:
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError as exc:
+            raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
+        try:
+            return os.pread(fd, length, offset)
+        finally:
+            os.close(fd)
+
+    def _block_newlines(self, k: int) -> array:
+        """Absolute positions of the newlines inside block k (cached)."""
+        got = self._offsets.get(k)
+        if got is not None:
+            self._offsets.move_to_end(k)
+            return got
+        start = k * BLOCK
+        end = min(start + BLOCK, self.indexed)
+        data = self._pread(end - start, start) if end > start else b""
+        arr = array("q", (start + m.start() for m in _NL.finditer(data)))
+        self._offsets[k] = arr
+        if len(self._offsets) > 256:
+            self._offsets.popitem(last=False)
+        return arr
+
+    def _newline_pos(self, j: int) -> int:
+        """Absolute position of the j-th newline (0-based)."""
+        k = bisect_right(self.nl_before, j) - 1
+        while True:
+            arr = self._block_newlines(k)
+            idx = j - self.nl_before[k]
+            if idx < len(arr):
+                return arr[idx]
+            k += 1  # a block with no newline (very long line): keep walking
+
+    def line_start(self, i: int) -> int:
+        return 0 if i <= 0 else self._newline_pos(i - 1) + 1
+
+    def line_end(self, i: int) -> int:
+        """Position of line i's newline, or the end of the partial tail."""
+        if i < self.newlines:
+            return self._newline_pos(i)
+        return self.size
+
+    def raw_lines(self, first: int, count: int, max_bytes: int = 8 << 20) -> list[bytes]:
+        """Raw bytes of lines [first, first+count), without newlines; long lines are cut."""
+        last = min(first + count, self.line_count) - 1
+        if first < 0 or last < first:
+            return []
+        start = self.line_start(first)
+        end = self.line_end(last)
+        if end - start <= max_bytes:
+            data = self._pread(end - start, start)
+            parts = data.split(b"\n")
+            return parts[: last - first + 1]
+        out = []
+        for i in range(first, last + 1):
+            s, e = self.line_start(i), self.line_end(i)
+            out.append(self._pread(min(e - s, MAX_LINE_BYTES), s))
+        return out
+
+    def lines(self, first: int, count: int) -> list[str]:
+        return [decode(r) for r in self.raw_lines(first, count)]
+
+    def line(self, i: int) -> str:
+        got = self.lines(i, 1)
+        return got[0] if got else ""
+
+    def full_line(self, i: int) -> str:
+        """The exact whole line, however long (reports quote it verbatim)."""
+        s, e = self.line_start(i), self.line_end(i)
+        return decode(self._pread(e - s, s))
+
+    # ----------------------------------------------------------------- time
+    def _block_times(self, k: int) -> array:
+        """Own stamp of every line starting in block k, -1 where the line has none."""
+        got = self._times.get(k)
+        if got is not None:
+            self._times.move_to_end(k)
+            return got
+        first = self.nl_before[k] if k > 0 else 0
+        last = self.nl_before[k + 1] if k + 1 < len(self.nl_before) else self.line_count
+        times = array("q")
+        if last > first:
+            for raw in self.raw_lines(first, last - first):
+                st = find_stamp(decode(raw[:400]), self.year_hint)
+                times.append(st.us if st else -1)
+        self._times[k] = times
+        if len(self._times) > 256:
+            self._times.popitem(last=False)
+        return times
+
+    def block_of_line(self, i: int) -> int:
+        """Block in which line i starts."""
+        return max(bisect_right(self.nl_before, i) - 1, 0) if i > 0 else 0
+
+    def own_time(self, i: int) -> int | None:
+        k = self._block_for_line_start(i)
+        times = self._block_times(k)
+        first = self.nl_before[k] if k > 0 else 0
+        t = times[i - first] if 0 <= i - first < len(times) else -1
+        return t if t >= 0 else None
+
+    def _block_for_line_start(self, i: int) -> int:
+        # line i starts after newline i-1, which lies in block bisect_right(nl_before, i-1)-1
+        return 0 if i <= 0 else bisect_right(self.nl_before, i - 1) - 1
+
+    def line_time(self, i: int) -> tuple[int | None, bool]:
+        """(time, inherited): a line without its own stamp inherits the previous line's."""
+        k = self._block_for_line_start(i)
+        walked = 0
+        while k >= 0:
+            times = self._block_times(k)
+            first = self.nl_before[k] if k > 0 else 0
+            j = min(i - first, len(times) - 1)
+            while j >= 0:
+                if times[j] >= 0:
+                    return times[j], (first + j) != i
+                j -= 1
+            k -= 1
+            walked += 1
+            if walked > 64:  # a stampless file: do not read megabytes backwards
+                break
+        return None, True
+
+    def line_at_time(self, t: int) -> int:
+        """First line whose time is >= t (best effort for non-monotone files)."""
+        lo = 0
+        # blocks are mostly monotone: find the last block starting before t
+        best = 0
+        for k in range(len(self.block_time)):
+            bt = self.block_time[k]
+            if bt >= 0:
+                if bt < t:
+                    best = k
+                else:
+                    break
+        lo = self.nl_before[best] if best > 0 else 0
+        hi = self.nl_before[best + 2] if best + 2 < len(self.nl_before) else self.line_count
+        for i in range(lo, hi):
+            lt, _ = self.line_time(i)
+            if lt is not None and lt >= t:
+                return i
+        return min(hi, max(self.line_count - 1, 0))
+
+    def iter_lines(self, first: int = 0, batch: int = 4096) -> Iterator[tuple[int, str]]:
+        i = first
+        n = self.line_count
+        while i < n:
+            chunk = self.lines(i, min(batch, n - i))
+            for text in chunk:
+                yield i, text
+                i += 1
+            if not chunk:
+                break
+
+    def memory_bytes(self) -> int:
+        """Bytes held per file by the permanent index (caches excluded)."""
+        return (self.nl_before.itemsize * len(self.nl_before)
+                + self.block_time.itemsize * len(self.block_time))
+
+    def guess_year(self) -> int | None:
+        if self.first_time >= 0:
+            return year_of(self.first_time)
+        return self.year_hint

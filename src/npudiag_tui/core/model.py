@@ -157,3 +157,29 @@ class Situation:
     has_device_logs: bool = False
     has_info_lines: bool = False  # INFO/DEBUG present, i.e. the log level was raised
     op_name: str | None = None
+
+
+@dataclass
+class RankRole:
+    rank: int
+    first_error_time: int | None
+    role: str  # root | victim | healthy | unknown
+
+
+@dataclass
+class Diagnosis:
+    """The answer: the anchored first causal error, its cascade, and what to do next."""
+
+    anchor: ErrorEvent | None
+    cascade: list[ErrorEvent]
+    events: list[ErrorEvent]  # every scanned event, in aligned time order
+    category: str = "unknown"
+    summary: str = ""
+    guidance: dict[str, object] | None = None
+    root_cause: str = ""
+    evidence: list[str] = field(default_factory=list)
+    next_actions: list[NextAction] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    ranks: list[RankRole] = field(default_factory=list)
+    compile_stage: str | None = None
+    history: list[str] = field(default_factory=list)  # earlier anchors (live), newest last

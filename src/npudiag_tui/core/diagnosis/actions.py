@@ -1,0 +1,318 @@
+"""Next minimal actions and missing evidence for a diagnosis (DOMAIN 4.4/4.5).
+
+Why a planner of its own: the advice depends only on a few facts about the situation (category, code,
+which streams and ranks were seen, whether INFO lines exist), and keeping it pure makes it easy to test
+and to show the same advice in the TUI and the JSON report. Text is the product's own wording.
+"""
+
+from __future__ import annotations
+
+from ..model import NextAction, Situation
+
+MAX_ACTIONS = 5
+CAPTURE_CODES = range(107025, 107041)  # aclError graph-capture family
+HCCL_LINK_CMD = "hccn_tool -i <dev> -link -g"
+
+
+def _subject(s: Situation) -> str:
+    """How to name the failing thing in advice: the op, else the code, else a generic phrase."""
+    if s.op_name and s.code:
+        return f"{s.op_name} ({s.code})"
+    return s.op_name or s.code or "the failing call"
+
+
+def _code_number(code: str | None) -> int | None:
+    if code and code.isdigit():
+        return int(code)
+    return None
+
+
+def _is_capture(s: Situation) -> bool:
+    n = _code_number(s.code)
+    text = s.text.lower()
+    return (
+        s.compile_stage in ("capture", "replay")
+        or (n is not None and n in CAPTURE_CODES)
+        or "capture" in text
+    )
+
+
+def _launch_blocking(s: Situation) -> NextAction:
+    return NextAction(
+        action=f"Rerun the failing step with ASCEND_LAUNCH_BLOCKING=1 (slow; unset it afterwards) to pin down {_subject(s)}",
+        why="Kernels are launched asynchronously, so the Python stack usually points at a later call; "
+        "synchronous launch makes the stack stop at the operator that really failed.",
+        env={"ASCEND_LAUNCH_BLOCKING": "1"},
+    )
+
+
+def _operator(s: Situation) -> list[NextAction]:
+    op = s.op_name or "the operator"
+    acts = [_launch_blocking(s)]
+    acts.append(NextAction(
+        action=f"Print shape, dtype, format and contiguity of every input of {op} at the call site and compare "
+        "them with the constraints in the error text" + (f" ({s.code})" if s.code else ""),
+        why="Parameter-check and tiling failures (EZ0xxx, E5-E7xxxx, 161002, 561002) name the rejected input; "
+        "the fix is usually a cast, a reshape or .contiguous() before the call.",
+    ))
+    text = s.text.lower()
+    if "opp_kernel" in text or "561003" in text or "561112" in text or "kernel" in text and "not found" in text:
+        acts.append(NextAction(
+            action="Check that the opp_kernel package for this SoC is installed: "
+            "ls $ASCEND_HOME_PATH/opp/built-in/op_impl/ai_core/tbe/kernel",
+            why="No kernel binary for the op means the kernel package is missing or belongs to another CANN version.",
+        ))
+    acts.append(NextAction(
+        action=f"Reproduce {op} alone with the same input shapes and dtypes in a few lines of Python",
+        why="A single-op repro confirms whether the op or the surrounding model is at fault and is what a bug "
+        "report needs.",
+    ))
+    return acts
+
+
+def _device(s: Situation) -> list[NextAction]:
+    return [
+        _launch_blocking(s),
+        NextAction(
+            action="Collect with `asys collect --output=<dir>` right after the failure, then decode with `msaicerr -p <dir>`",
+            why="msaicerr (toolkit tools/msaicerr) reads the first AI Core/AIV exception, names the kernel and the "
+            "faulting address, and can build a single-op repro.",
+        ),
+        NextAction(
+            action=f"Check the inputs of {s.op_name or 'the failing op'} for out-of-range indices, NaN/Inf and "
+            "non-contiguous views before the call",
+            why="Device exceptions and illegal memory access are most often caused by bad indices or addresses "
+            "passed into an operator, not by the hardware.",
+        ),
+        NextAction(
+            action="Run `npu-smi info` and check the device health and other processes on it",
+            why="Rules out a device already in a bad state or shared with another job.",
+        ),
+    ]
+
+
+def _communication(s: Situation) -> list[NextAction]:
+    acts = []
+    if s.root_rank is not None and not s.timeouts_only:
+        acts.append(NextAction(
+            action=f"Start at rank {s.root_rank}: read its first error before anything on the other ranks",
+            why="The earliest non-timeout error is the root candidate; the timeouts on other ranks are victims "
+            "waiting for it.",
+        ))
+    acts.append(NextAction(
+        action="Rerun with ASCEND_GLOBAL_EVENT_ENABLE=1 and ASCEND_GLOBAL_LOG_LEVEL=1 and keep the plogs of all ranks",
+        why="Event and INFO lines add HCCL flow and heartbeat records that show which rank stopped first.",
+        env={"ASCEND_GLOBAL_EVENT_ENABLE": "1", "ASCEND_GLOBAL_LOG_LEVEL": "1"},
+    ))
+    if s.timeouts_only:
+        acts.append(NextAction(
+            action="Rerun with HCCL_ENTRY_LOG_ENABLE=1 and diff the collective sequence between ranks",
+            why="When every rank only times out, ranks usually issued different collectives (order, count or "
+            "shape) or one rank hung; a log line per collective call shows where they diverge.",
+            env={"HCCL_ENTRY_LOG_ENABLE": "1"},
+        ))
+    acts.append(NextAction(
+        action=f"Check NIC links on every node: `for i in 0 1 2 3 4 5 6 7; do {HCCL_LINK_CMD.replace('<dev>', '$i')}; done` "
+        "and `grep -rn 'error cqe' <log root>`",
+        why="A link that is down or flapping, or error CQEs, point to the network rather than the program.",
+    ))
+    acts.append(NextAction(
+        action="Set HCCL_CONNECT_TIMEOUT below HCCL_EXEC_TIMEOUT (e.g. HCCL_CONNECT_TIMEOUT=120, HCCL_EXEC_TIMEOUT=1800)",
+        why="Connection failures then surface first and name the missing peer instead of turning into a long "
+        "notify-wait timeout (EI0002).",
+        env={"HCCL_CONNECT_TIMEOUT": "120", "HCCL_EXEC_TIMEOUT": "1800"},
+    ))
+    return acts
+
+
+def _memory(s: Situation) -> list[NextAction]:
+    acts = [NextAction(
+        action="Run `npu-smi info` while the job runs (and right before it starts)",
+        why="Shows how much HBM each process holds: another or stale job on the same device is a common cause.",
+    )]
+    text = s.text.lower()
+    acts.append(NextAction(
+        action="If reserved memory is far above allocated in the OOM message, rerun with "
+        "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True",
+        why="Fragmentation of the caching allocator makes large blocks fail even when enough memory is free in total.",
+        env={"PYTORCH_NPU_ALLOC_CONF": "expandable_segments:True"},
+    ))
+    if "hccl" in text or (s.code or "").startswith("EI") or s.rank_count > 1:
+        acts.append(NextAction(
+            action="Lower HCCL_BUFFSIZE (MB, default 200, taken twice per communicator) or create fewer process groups",
+            why="Every communicator reserves its own buffers in HBM; many groups can eat gigabytes.",
+            env={"HCCL_BUFFSIZE": "100"},
+        ))
+    acts.append(NextAction(
+        action="Reduce the peak: smaller micro-batch, activation checkpointing, or shorter sequence/KV cache "
+        "(vLLM: lower gpu_memory_utilization or max_model_len)",
+        why="Confirms it is a real capacity problem rather than a leak, and gives a working configuration.",
+    ))
+    return acts
+
+
+def _compile(s: Situation) -> list[NextAction]:
+    if _is_capture(s):
+        return [
+            NextAction(
+                action="Run the failing step eagerly (disable graph capture / npugraph for that part, e.g. "
+                "torch.compiler.disable on the offending function, or enforce_eager=True in vLLM)",
+                why="Codes 107025-107040 mean an operation that is forbidden or inconsistent during stream capture; "
+                "eager execution for that part is a safe workaround and confirms the diagnosis.",
+            ),
+            NextAction(
+                action="Look for host synchronisation, .item()/.cpu(), new memory allocation or stream/event "
+                "changes inside the captured region",
+                why="These are the typical operations that break ACL graph capture.",
+            ),
+            NextAction(
+                action="Rerun with TORCH_LOGS=+dynamo,+aot,+graph_breaks",
+                why="Shows which node was being captured when it failed.",
+                env={"TORCH_LOGS": "+dynamo,+aot,+graph_breaks"},
+            ),
+        ]
+    acts = [
+        NextAction(
+            action="Bisect the stage: run eager, then torch.compile(backend=\"aot_eager\"), then the npugraph_ex backend",
+            why="Eager fails -> torch_npu/op; aot_eager fails -> Dynamo/FX/AOTAutograd; only npugraph_ex fails -> "
+            "backend, Meta/FakeTensor inference or graph capture.",
+        ),
+        NextAction(
+            action="Rerun with TORCH_LOGS=+dynamo,+aot,+graph_breaks and TORCH_COMPILE_DEBUG=1",
+            why="Logs the traced graph, graph breaks and the node being lowered when it failed.",
+            env={"TORCH_LOGS": "+dynamo,+aot,+graph_breaks", "TORCH_COMPILE_DEBUG": "1"},
+        ),
+    ]
+    code = s.code or ""
+    if code.startswith(("E4", "E2", "E9", "EA", "EB")) or "compile op" in s.text.lower():
+        acts.insert(0, NextAction(
+            action=f"Open the host plog around {_subject(s)} and read the TEFUSION/FE lines and the Python stack "
+            "before it (look for E40020, E40024, E40003)",
+            why="An operator compile failure code only says that compilation failed; the reason is logged just "
+            "before it, often an environment problem.",
+        ))
+    return acts
+
+
+def _environment(s: Situation) -> list[NextAction]:
+    return [
+        NextAction(
+            action="source <install>/set_env.sh (e.g. /usr/local/Ascend/ascend-toolkit/set_env.sh) in the job's "
+            "shell, then `echo $ASCEND_HOME_PATH $LD_LIBRARY_PATH`",
+            why="Missing libraries, ASCEND_OPP_PATH or a half-set environment produce import and load failures.",
+        ),
+        NextAction(
+            action="Compare versions: `cat $ASCEND_HOME_PATH/version.cfg` (or *_install.info), "
+            "`pip show torch torch_npu`, `npu-smi info` (driver), `python --version`",
+            why="CANN, torch_npu, driver and Python must be a supported combination; mismatches show up as load, "
+            "import or compile errors.",
+        ),
+        NextAction(
+            action="Check the opp_kernel package for this SoC is installed: "
+            "ls $ASCEND_HOME_PATH/opp/built-in/op_impl/ai_core/tbe/kernel",
+            why="Without the kernel package operators fail to load or report missing kernels.",
+        ),
+        NextAction(
+            action="Look for leftover processes from an earlier run (`npu-smi info`, `ps -ef | grep python`) and stop them",
+            why="Stale jobs hold devices and ports (EJ0001, address in use).",
+        ),
+    ]
+
+
+def _stream_event(s: Situation) -> list[NextAction]:
+    return [
+        NextAction(
+            action="Treat the synchronize/event timeout as a symptom: collect the plogs of all ranks with "
+            "ASCEND_GLOBAL_LOG_LEVEL=1 and look for an earlier device or HCCL error",
+            why="A stream sync fails when something earlier on the stream hung or failed; that earlier error is the cause.",
+            env={"ASCEND_GLOBAL_LOG_LEVEL": "1"},
+        ),
+        _launch_blocking(s),
+        NextAction(
+            action="Collect device logs (`msnpureport`) from the failing node",
+            why="Device-side task exceptions and timeouts are logged on the device, not in the host plog.",
+        ),
+    ]
+
+
+def _unknown(s: Situation) -> list[NextAction]:
+    return [
+        NextAction(
+            action="Get a native backtrace: `ulimit -c unlimited` and rerun, then `gdb -batch -ex bt python core`; "
+            "or run with `python -X faulthandler`",
+            why="A crash without a CANN code needs the native stack to tell an operator from a host bug.",
+        ),
+        NextAction(
+            action="Record versions: CANN (version.cfg), `pip show torch torch_npu`, driver (`npu-smi info`), Python",
+            why="Needed to match the crash with known issues.",
+        ),
+        _launch_blocking(s),
+    ]
+
+
+_PLANNERS = {
+    "operator": _operator,
+    "device": _device,
+    "communication": _communication,
+    "memory": _memory,
+    "compile": _compile,
+    "environment": _environment,
+    "stream_event": _stream_event,
+    "unknown": _unknown,
+}
+
+
+def _missing(s: Situation) -> tuple[list[str], list[NextAction]]:
+    """What evidence is absent and how to collect it, plus any collection step worth running first."""
+    missing: list[str] = []
+    extra: list[NextAction] = []
+    streams = {str(x) for x in s.streams}
+    if "plog" not in streams:
+        missing.append(
+            "No CANN host plog among the inputs: rerun with ASCEND_PROCESS_LOG_PATH=<fresh dir> and "
+            "ASCEND_GLOBAL_LOG_LEVEL=1 (or ASCEND_SLOG_PRINT_TO_STDOUT=1 to put plog lines on the console), "
+            "then open that folder too."
+        )
+        extra.append(NextAction(
+            action="Rerun with ASCEND_PROCESS_LOG_PATH=<fresh dir> ASCEND_GLOBAL_LOG_LEVEL=1 and open that folder",
+            why="The console only shows the last wrapper; the plog has the first causal error with its time.",
+            env={"ASCEND_PROCESS_LOG_PATH": "<fresh dir>", "ASCEND_GLOBAL_LOG_LEVEL": "1"},
+        ))
+    elif not s.has_info_lines:
+        missing.append(
+            "Only WARNING/ERROR lines are present: rerun at ASCEND_GLOBAL_LOG_LEVEL=1 (INFO) to see the steps "
+            "before the error (0 = DEBUG, very heavy)."
+        )
+    if s.category in ("device", "operator") and not s.has_device_logs and "device" not in streams:
+        missing.append(
+            "No device logs: set ASCEND_LOG_DEVICE_FLUSH_TIMEOUT (ms) so device logs are flushed before the process "
+            "exits, or export them with `msnpureport` on the node, and open them with the host logs."
+        )
+    if s.category == "communication" and (s.rank_count <= 1 or s.timeouts_only):
+        why = "only one rank's logs are present" if s.rank_count <= 1 else "every rank seen only times out"
+        missing.append(
+            f"Logs of all ranks are needed ({why}): copy the plog folders of every rank/node; the root cause is "
+            "usually on the rank that stopped first."
+        )
+    if s.category in ("communication", "stream_event", "device") or s.rank_count > 1:
+        missing.append(
+            "For long jobs raise ASCEND_HOST_LOG_FILE_NUM (up to 1000) so the early plog files holding the first "
+            "error are not rotated away."
+        )
+    return missing, extra
+
+
+def plan_actions(situation: Situation) -> tuple[list[NextAction], list[str]]:
+    """(next actions, most useful first; what evidence is missing and how to collect it)."""
+    planner = _PLANNERS.get(situation.category, _unknown)
+    actions = planner(situation)
+    missing, extra = _missing(situation)
+    # When the plog itself is missing, collecting it is the most useful next step.
+    actions = extra + actions
+    seen: set[str] = set()
+    unique: list[NextAction] = []
+    for a in actions:
+        if a.action not in seen:
+            seen.add(a.action)
+            unique.append(a)
+    return unique[:MAX_ACTIONS], missing

@@ -1,0 +1,296 @@
+"""Paths -> sources: the CANN log layout at any depth, loose console files, and bundles.
+
+Every file the user gave is accounted for: it becomes part of a source, or it lands in
+`problems`/`skipped` with a one-line reason naming it. Archives are unpacked only into a private
+temporary folder, refusing members that would escape it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import tarfile
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from npudiag_tui.core.formats.plog import looks_like_plog
+from npudiag_tui.core.formats.timestamps import name_time
+from npudiag_tui.core.model import Source, SourceFile, Stream
+
+PLOG_NAME = re.compile(r"^plog-(\d+)_(\d{17})\.log$")
+DEVICE_NAME = re.compile(r"^device-(?:app-)?(\d+)_(\d{17})\.log$")
+DEVICE_DIR = re.compile(r"^device-(\d+)$")
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar")
+# Files that are clearly not logs; listed as skipped rather than read as console output.
+NOT_LOG_SUFFIXES = {
+    ".json", ".yaml", ".yml", ".toml", ".md", ".py", ".pyc", ".sh", ".cfg", ".ini", ".csv",
+    ".html", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".so", ".o", ".a", ".whl", ".pt", ".pth",
+    ".bin", ".om", ".onnx", ".safetensors", ".gz", ".xz", ".bz2", ".7z", ".pdf", ".lock",
+}
+SNIFF_BYTES = 64 * 1024
+MAX_ARCHIVE_BYTES = 8 << 30
+
+
+@dataclass
+class Discovery:
+    sources: list[Source] = field(default_factory=list)
+    files: list[SourceFile] = field(default_factory=list)  # every readable file, file_id = position
+    problems: list[str] = field(default_factory=list)  # one-line messages: "<path>: <reason>"
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (display path, reason)
+    roots: list[str] = field(default_factory=list)  # real folders the inputs live in (for watching)
+    temp_dirs: list[str] = field(default_factory=list)
+
+    def cleanup(self) -> None:
+        for d in self.temp_dirs:
+            shutil.rmtree(d, ignore_errors=True)
+        self.temp_dirs.clear()
+
+
+def default_paths(env: dict[str, str] | None = None) -> list[str]:
+    env = dict(os.environ) if env is None else env
+    if env.get("ASCEND_PROCESS_LOG_PATH"):
+        return [env["ASCEND_PROCESS_LOG_PATH"]]
+    if env.get("ASCEND_WORK_PATH"):
+        return [os.path.join(env["ASCEND_WORK_PATH"], "log")]
+    return [os.path.join(os.path.expanduser("~"), "ascend", "log")]
+
+
+def is_binary(sample: bytes) -> bool:
+    """Binary, as opposed to a text log that happens to hold a few NUL or GBK bytes."""
+    if not sample:
+        return False
+    head = sample[:8192]
+    if head.startswith((b"\x7fELF", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"BZh", b"\xfd7zXZ")):
+        return True
+    nul = head.count(b"\x00")
+    if nul > len(head) * 0.3:
+        return True
+    text_like = sum(1 for b in head if b >= 0x20 or b in (9, 10, 13))
+    return text_like < len(head) * 0.7
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.out = Discovery()
+        self.plog_groups: dict[tuple[str, int], list[SourceFile]] = {}
+        self.device_groups: dict[tuple[str, int, int], list[SourceFile]] = {}
+        self.console: list[SourceFile] = []
+        self.run_kind: dict[tuple[str, int], str | None] = {}
+        self.seen: set[str] = set()
+
+    def add_file(self, path: str, display: str, forced_console: bool = False) -> None:
+        real = os.path.realpath(path)
+        if real in self.seen:
+            return
+        self.seen.add(real)
+        name = os.path.basename(path)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            self.out.problems.append(f"{display}: broken symbolic link or vanished file")
+            return
+        except OSError as exc:
+            self.out.problems.append(f"{display}: {exc.strerror or exc}")
+            return
+        if not stat.S_ISREG(st.st_mode):
+            self.out.skipped.append((display, "not a regular file"))
+            return
+        try:
+            with open(path, "rb") as fh:
+                sample = fh.read(SNIFF_BYTES)
+        except OSError as exc:
+            self.out.problems.append(f"{display}: cannot read ({exc.strerror or exc})")
+            return
+        lower = name.lower()
+        if not forced_console and lower.endswith(ARCHIVE_SUFFIXES):
+            self.add_archive(path, display)
+            return
+        if not forced_console and is_binary(sample):
+            self.out.problems.append(f"{display}: binary file, not a log; skipped")
+            return
+        suffix = os.path.splitext(lower)[1]
+        if not forced_console and suffix in NOT_LOG_SUFFIXES:
+            self.out.skipped.append((display, f"not a log ({suffix} file)"))
+            return
+        sf = SourceFile(path=path, display=display, size=st.st_size, name_time=name_time(name))
+        if forced_console:
+            self.console.append(sf)
+            return
+        parent = os.path.basename(os.path.dirname(path))
+        run_kind = _run_kind(path)
+        m = PLOG_NAME.match(name)
+        if m:
+            key = (os.path.dirname(path), int(m.group(1)))
+            self.plog_groups.setdefault(key, []).append(sf)
+            self.run_kind[key] = run_kind
+            return
+        m = DEVICE_NAME.match(name)
+        dm = DEVICE_DIR.match(parent)
+        if m:
+            dev = int(dm.group(1)) if dm else -1
+            self.device_groups.setdefault((os.path.dirname(path), int(m.group(1)), dev), []).append(sf)
+            return
+        if looks_like_plog(sample):
+            pid = _pid_from_sample(sample)
+            stream_dir = os.path.dirname(path)
+            if dm:
+                self.device_groups.setdefault((stream_dir, pid or -1, int(dm.group(1))), []).append(sf)
+            else:
+                key = (stream_dir + "#" + name, pid or -1)
+                self.plog_groups.setdefault(key, []).append(sf)
+                self.run_kind[key] = run_kind
+            return
+        self.console.append(sf)
+
+    def add_archive(self, path: str, display: str) -> None:
+        tmp = tempfile.mkdtemp(prefix="npudiag-")
+        self.out.temp_dirs.append(tmp)
+        try:
+            refused = extract_archive(path, tmp)
+        except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, ValueError) as exc:
+            self.out.problems.append(f"{display}: cannot read archive ({exc})")
+            return
+        for member in refused:
+            self.out.problems.append(f"{display}!{member}: refused (path escapes the archive)")
+        self.walk(tmp, display + "!")
+
+    def walk(self, root: str, display_prefix: str) -> None:
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+            dirnames.sort()
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            for fn in sorted(filenames):
+                full = os.path.join(dirpath, fn)
+                rel = os.path.relpath(full, root)
+                self.add_file(full, display_prefix + rel)
+
+    def finish(self) -> Discovery:
+        files: list[SourceFile] = []
+        sources: list[Source] = []
+
+        def register(stream: Stream, group: list[SourceFile], **kw: object) -> None:
+            group.sort(key=lambda f: (f.name_time or 0, f.display))
+            for f in group:
+                f.file_id = len(files)
+                files.append(f)
+            src = Source(source_id=len(sources), stream=stream, files=group, **kw)  # type: ignore[arg-type]
+            src.label = _label(src)
+            sources.append(src)
+
+        device_by_pid: dict[int, int] = {}
+        for (d, pid, dev), group in sorted(self.device_groups.items(), key=lambda kv: kv[0]):
+            if dev >= 0 and pid >= 0:
+                device_by_pid.setdefault(pid, dev)
+        for (d, pid), group in sorted(self.plog_groups.items(), key=lambda kv: kv[0]):
+            register(Stream.PLOG, group, pid=pid if pid >= 0 else None,
+                     device=device_by_pid.get(pid), run_kind=self.run_kind.get((d, pid)))
+        for (d, pid, dev), group in sorted(self.device_groups.items(), key=lambda kv: kv[0]):
+            register(Stream.DEVICE, group, pid=pid if pid >= 0 else None,
+                     device=dev if dev >= 0 else None, run_kind=_run_kind(d))
+        for f in sorted(self.console, key=lambda f: f.display):
+            register(Stream.STDOUT, [f])
+        self.out.sources = sources
+        self.out.files = files
+        return self.out
+
+
+def _run_kind(path: str) -> str | None:
+    parts = Path(path).parts
+    for kind in ("debug", "run", "security", "operation"):
+        if kind in parts:
+            return kind
+    return None
+
+
+def _pid_from_sample(sample: bytes) -> int | None:
+    m = re.search(rb"\] [A-Z][A-Z0-9_]*\((\d+),", sample)
+    return int(m.group(1)) if m else None
+
+
+def _label(src: Source) -> str:
+    if src.stream is Stream.STDOUT:
+        return os.path.basename(src.files[0].display)
+    bits = [src.stream.value]
+    if src.pid is not None:
+        bits.append(f"pid {src.pid}")
+    if src.device is not None:
+        bits.append(f"dev {src.device}")
+    if src.run_kind and src.run_kind != "debug":
+        bits.append(src.run_kind)
+    return " ".join(bits)
+
+
+def _safe_member(name: str) -> bool:
+    if not name or name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
+        return False
+    parts = re.split(r"[\\/]+", name)
+    return ".." not in parts
+
+
+def extract_archive(path: str, dest: str) -> list[str]:
+    """Extract regular files only, refusing traversal, links and devices. Returns refused names."""
+    refused: list[str] = []
+    total = 0
+    lower = path.lower()
+    if lower.endswith(".zip"):
+        with zipfile.ZipFile(path) as zf:
+            for info in zf.infolist():
+                if info.is_dir():
+                    continue
+                if not _safe_member(info.filename):
+                    refused.append(info.filename)
+                    continue
+                total += info.file_size
+                if total > MAX_ARCHIVE_BYTES:
+                    raise ValueError("archive expands beyond 8 GiB")
+                target = os.path.join(dest, info.filename)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with zf.open(info) as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out, 1 << 20)
+        return refused
+    with tarfile.open(path, "r:*") as tf:
+        for member in tf:
+            if member.isdir():
+                continue
+            if not member.isfile() or not _safe_member(member.name):
+                if not member.isfile() and _safe_member(member.name):
+                    continue  # links and devices are silently not followed
+                refused.append(member.name)
+                continue
+            total += member.size
+            if total > MAX_ARCHIVE_BYTES:
+                raise ValueError("archive expands beyond 8 GiB")
+            target = os.path.join(dest, member.name)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            src = tf.extractfile(member)
+            if src is None:
+                continue
+            with src, open(target, "wb") as out:
+                shutil.copyfileobj(src, out, 1 << 20)
+    return refused
+
+
+def discover(paths: list[str], stdout_files: list[str] | None = None) -> Discovery:
+    """Turn user paths into sources. Never raises for bad input: problems are collected."""
+    b = _Builder()
+    for p in stdout_files or []:
+        if not os.path.exists(p):
+            b.out.problems.append(f"{p}: no such file")
+            continue
+        b.add_file(p, os.path.basename(p), forced_console=True)
+        b.out.roots.append(os.path.dirname(os.path.abspath(p)))
+    for p in paths:
+        if os.path.isdir(p):
+            b.out.roots.append(os.path.abspath(p))
+            b.walk(p, "" if len(paths) == 1 else os.path.basename(os.path.normpath(p)) + "/")
+        elif os.path.lexists(p) and not os.path.exists(p):
+            b.out.problems.append(f"{p}: broken symbolic link")
+        elif os.path.exists(p):
+            b.out.roots.append(os.path.dirname(os.path.abspath(p)))
+            b.add_file(p, os.path.basename(p))
+        else:
+            b.out.problems.append(f"{p}: no such file or directory")
+    return b.finish()

@@ -1,0 +1,102 @@
+"""Error-candidate scan that rides on the indexer's single pass over the bytes.
+
+Plog and device streams follow a strict grammar, so a C-speed regex over each chunk finds the
+`[ERROR]`/`[WARNING]` lines (and heartbeat/rank lines) without touching the INFO noise in
+Python. Console output has no such grammar: every line is looked at, which is affordable
+because console logs are small next to the plogs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from npudiag_tui.core.model import Stream
+
+_PLOG_HIT = re.compile(rb"(?:^|\n)(\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\][^\n]*)")
+_EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
+_RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
+# Console lines that can matter: anything mentioning an error, a code, a crash or a timeout.
+_CONSOLE_HIT = re.compile(
+    r"rror|ERR\d{5}|\b[EW][0-9A-Z]\d{4}\b|Exception|Traceback|TraceBack|Warning|WARNING|"
+    r"out of memory|OutOfMemory|[Ff]ailed|FAILED|[Tt]imeout|timed out|time out|Segmentation fault|"
+    r"SIG[A-Z]{3,5}|core dumped|^#\d+\s+0x|Killed|Fatal|CRITICAL|\[PID: \d+\]|"
+    r"error from device|errorStr|extend info|Assert|cannot open shared object|No module named|"
+    r"set_env\.sh|RankID:|rank=\d+|HcclCommInit"
+)
+MAX_HIT_CHARS = 64 * 1024  # per-line work is capped; the full line stays reachable via the index
+
+
+@dataclass
+class LineHit:
+    file_id: int
+    line: int
+    text: str
+
+
+@dataclass
+class SourceScan:
+    """What the scan found in one source (all its files)."""
+
+    stream: Stream
+    hits: list[LineHit] = field(default_factory=list)
+    rank_lines: list[str] = field(default_factory=list)
+    has_info: bool = False
+    max_hits: int = 200_000
+
+    def feed(self, file_id: int, data: bytes, first_line: int) -> None:
+        if self.stream is Stream.STDOUT:
+            self._feed_console(file_id, data, first_line)
+        else:
+            self._feed_plog(file_id, data, first_line)
+
+    def _add(self, file_id: int, line: int, raw: bytes) -> None:
+        if len(self.hits) < self.max_hits:
+            self.hits.append(LineHit(file_id, line, raw[:MAX_HIT_CHARS].decode("utf-8", "replace").rstrip("\r")))
+
+    def _feed_plog(self, file_id: int, data: bytes, first_line: int) -> None:
+        if not self.has_info and (b"[INFO]" in data[:65536] or b"[DEBUG]" in data[:65536]):
+            self.has_info = True
+        positions: list[tuple[int, int]] = []  # (line start, line end)
+        for m in _PLOG_HIT.finditer(data):
+            positions.append((m.start(1), m.end(1)))
+        for needle in _EXTRA_NEEDLES:
+            p = data.find(needle)
+            while p >= 0:
+                s = data.rfind(b"\n", 0, p) + 1
+                e = data.find(b"\n", p)
+                positions.append((s, e if e >= 0 else len(data)))
+                p = data.find(needle, e if e >= 0 else len(data))
+        if len(self.rank_lines) < 8:
+            for needle in _RANK_NEEDLES:
+                p = data.find(needle)
+                if p >= 0:
+                    s = data.rfind(b"\n", 0, p) + 1
+                    e = data.find(b"\n", p)
+                    self.rank_lines.append(data[s:e if e >= 0 else len(data)][:2000].decode("utf-8", "replace"))
+        if not positions:
+            return
+        positions = sorted(set(positions))
+        line = first_line
+        counted = 0
+        for s, e in positions:
+            line += data.count(b"\n", counted, s)
+            counted = s
+            self._add(file_id, line, data[s:e])
+
+    def _feed_console(self, file_id: int, data: bytes, first_line: int) -> None:
+        text = data.decode("utf-8", "replace")
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        search = _CONSOLE_HIT.search
+        prev_kept = -10
+        for i, ln in enumerate(lines):
+            probe = ln[:MAX_HIT_CHARS]
+            if not self.has_info and ("INFO" in probe[:60]):
+                self.has_info = True
+            # keep hits, and indented continuation lines right after a hit (blocks, tables)
+            if search(probe) or (i == prev_kept + 1 and probe[:1] in (" ", "\t") and probe.strip()):
+                if len(self.hits) < self.max_hits:
+                    self.hits.append(LineHit(file_id, first_line + i, probe.rstrip("\r")))
+                prev_kept = i

@@ -1,0 +1,121 @@
+"""One opened set of logs: discovery, the per-file indexes, the scan, and the diagnosis.
+
+The CLI report and the TUI both drive this object; the TUI does so from workers. It holds no
+UI state and imports nothing from Textual or rich.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from npudiag_tui.core.discover import Discovery, discover
+from npudiag_tui.core.index import FileIndex, IndexError_
+from npudiag_tui.core.model import Source, SourceFile, Stream
+from npudiag_tui.core.scan import SourceScan
+
+_HCCL_RANK = re.compile(r"(?<![A-Za-z])rank\[(\d+)\]")
+_HCCL_DEV = re.compile(r"deviceLogicId\[(\d+)\]")
+_RANKID = re.compile(r"RankID:(\d+)")
+
+
+class Workspace:
+    def __init__(self, discovery: Discovery, registry_files: list[str] | None = None) -> None:
+        self.discovery = discovery
+        self.sources: list[Source] = discovery.sources
+        self.files: list[SourceFile] = discovery.files
+        self.problems: list[str] = list(discovery.problems)
+        self.registry_files = registry_files or []
+        self.indexes: list[FileIndex] = [
+            FileIndex(f.path, f.file_id, f.display) for f in self.files
+        ]
+        self.scans: list[SourceScan] = [SourceScan(s.stream) for s in self.sources]
+        self._source_of_file: dict[int, Source] = {
+            f.file_id: s for s in self.sources for f in s.files
+        }
+        self.failed_files: set[int] = set()
+        self._diagnosis = None
+
+    @classmethod
+    def open(cls, paths: list[str], stdout: list[str] | None = None,
+             registry_files: list[str] | None = None) -> "Workspace":
+        return cls(discover(paths, stdout), registry_files)
+
+    # ---------------------------------------------------------------- indexing
+    @property
+    def total_bytes(self) -> int:
+        return sum(f.size for f in self.files)
+
+    def source_of_file(self, file_id: int) -> Source:
+        return self._source_of_file[file_id]
+
+    def index(self, progress: Callable[[int, int], None] | None = None,
+              cancelled: Callable[[], bool] | None = None) -> None:
+        """Index and scan every file once (one read pass per file)."""
+        total = max(self.total_bytes, 1)
+        done = 0
+        for src in self.sources:
+            scan = self.scans[src.source_id]
+            for f in src.files:
+                if cancelled is not None and cancelled():
+                    return
+                self._extend_file(f.file_id, scan,
+                                  None if progress is None else (lambda n, base=done: progress(base + n, total)),
+                                  cancelled)
+                done += f.size
+                if progress is not None:
+                    progress(done, total)
+        self._assign_ranks()
+        self._diagnosis = None
+
+    def _extend_file(self, file_id: int, scan: SourceScan, progress: Callable[[int], None] | None,
+                     cancelled: Callable[[], bool] | None) -> int:
+        idx = self.indexes[file_id]
+        try:
+            return idx.extend(on_chunk=lambda data, off, first: scan.feed(file_id, data, first),
+                              cancelled=cancelled, progress=progress)
+        except IndexError_ as exc:
+            if file_id not in self.failed_files:
+                self.problems.append(str(exc))
+            self.failed_files.add(file_id)
+            return 0
+
+    def _assign_ranks(self) -> None:
+        for src in self.sources:
+            scan = self.scans[src.source_id]
+            for line in scan.rank_lines:
+                if src.rank is None and ("HcclCommInit" in line or "rankSize" in line):
+                    m = _HCCL_RANK.search(line)
+                    if m:
+                        src.rank = int(m.group(1))
+                    d = _HCCL_DEV.search(line)
+                    if d and src.device is None:
+                        src.device = int(d.group(1))
+                if src.rank is None and src.stream is not Stream.STDOUT:
+                    m = _RANKID.search(line)
+                    if m:
+                        src.rank = int(m.group(1))
+        # a device log belongs to the rank of the plog with the same pid
+        by_pid = {s.pid: s for s in self.sources if s.stream is Stream.PLOG and s.pid is not None}
+        for src in self.sources:
+            if src.stream is Stream.DEVICE and src.pid in by_pid:
+                host = by_pid[src.pid]
+                if src.rank is None:
+                    src.rank = host.rank
+                if host.device is None:
+                    host.device = src.device
+
+    # ---------------------------------------------------------------- diagnosis
+    def diagnose(self):
+        """The Diagnosis of what is indexed now (cached until the next index/refresh)."""
+        if self._diagnosis is None:
+            from npudiag_tui.core.diagnosis.engine import diagnose
+
+            self._diagnosis = diagnose(self)
+        return self._diagnosis
+
+    def invalidate(self) -> None:
+        self._diagnosis = None
+
+    def close(self) -> None:
+        self.discovery.cleanup()

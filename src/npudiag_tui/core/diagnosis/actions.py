@@ -56,7 +56,7 @@ def _operator(s: Situation) -> list[NextAction]:
         "the fix is usually a cast, a reshape or .contiguous() before the call.",
     ))
     text = s.text.lower()
-    if "opp_kernel" in text or "561003" in text or "561112" in text or "kernel" in text and "not found" in text:
+    if "opp_kernel" in text or "561003" in text or "561112" in text or ("kernel" in text and "not found" in text):
         acts.append(NextAction(
             action="Check that the opp_kernel package for this SoC is installed: "
             "ls $ASCEND_HOME_PATH/opp/built-in/op_impl/ai_core/tbe/kernel",
@@ -112,7 +112,7 @@ def _communication(s: Situation) -> list[NextAction]:
             env={"HCCL_ENTRY_LOG_ENABLE": "1"},
         ))
     acts.append(NextAction(
-        action=f"Check NIC links on every node: `for i in 0 1 2 3 4 5 6 7; do {HCCL_LINK_CMD.replace('<dev>', '$i')}; done` "
+        action=f"Check the NIC link of every device in the job with `{HCCL_LINK_CMD}` (and `-stat -g`), "
         "and `grep -rn 'error cqe' <log root>`",
         why="A link that is down or flapping, or error CQEs, point to the network rather than the program.",
     ))

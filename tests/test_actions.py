@@ -1,0 +1,142 @@
+"""Next minimal actions and missing-evidence rules per category."""
+
+from __future__ import annotations
+
+import pytest
+
+from npudiag_tui.core.diagnosis.actions import plan_actions
+from npudiag_tui.core.model import CATEGORIES, NextAction, Situation
+
+FULL = frozenset({"plog", "device", "stdout"})
+
+
+def sit(category: str, **kw: object) -> Situation:
+    base = dict(streams=FULL, has_device_logs=True, has_info_lines=True, rank_count=1)
+    base.update(kw)
+    return Situation(category=category, **base)  # type: ignore[arg-type]
+
+
+def env_of(actions: list[NextAction]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for a in actions:
+        out.update(a.env)
+    return out
+
+
+def text_of(actions: list[NextAction]) -> str:
+    return "\n".join(a.action + " " + a.why for a in actions)
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_every_category_short_and_explained(category: str) -> None:
+    actions, missing = plan_actions(sit(category))
+    assert 2 <= len(actions) <= 5
+    for a in actions:
+        assert isinstance(a, NextAction) and a.action and a.why
+    assert isinstance(missing, list)
+
+
+def test_operator_names_op_and_launch_blocking() -> None:
+    actions, missing = plan_actions(sit("operator", code="EZ1001", op_name="QuantBatchMatmulV3",
+                                        text="aclnnQuantMatmul failed, opp_kernel package not found"))
+    assert env_of(actions)["ASCEND_LAUNCH_BLOCKING"] == "1"
+    assert "QuantBatchMatmulV3" in text_of(actions)
+    assert "opp_kernel" in text_of(actions)
+    assert missing == []
+
+
+def test_device_uses_msaicerr() -> None:
+    actions, _ = plan_actions(sit("device", code="507015", op_name="MatMul"))
+    t = text_of(actions)
+    assert "asys" in t and "msaicerr -p <dir>" in t
+    assert env_of(actions)["ASCEND_LAUNCH_BLOCKING"] == "1"
+
+
+def test_communication_root_rank_and_links() -> None:
+    actions, missing = plan_actions(sit("communication", code="EI0006", rank_count=8, root_rank=5))
+    t = text_of(actions)
+    assert "rank 5" in actions[0].action
+    assert "hccn_tool -i <dev> -link -g" in t
+    env = env_of(actions)
+    assert env["ASCEND_GLOBAL_EVENT_ENABLE"] == "1" and env["ASCEND_GLOBAL_LOG_LEVEL"] == "1"
+    assert "HCCL_CONNECT_TIMEOUT" in env and "HCCL_EXEC_TIMEOUT" in env
+    assert not any("all ranks" in m.lower() for m in missing)
+    assert any("ASCEND_HOST_LOG_FILE_NUM" in m for m in missing)
+
+
+def test_communication_all_timeouts_asks_entry_log_and_all_ranks() -> None:
+    actions, missing = plan_actions(sit("communication", code="EI0002", rank_count=4, timeouts_only=True))
+    assert env_of(actions).get("HCCL_ENTRY_LOG_ENABLE") == "1"
+    assert any("all ranks" in m.lower() for m in missing)
+
+
+def test_communication_single_rank_needs_all_ranks() -> None:
+    _, missing = plan_actions(sit("communication", code="EI0002", rank_count=1))
+    assert any("all ranks" in m.lower() and "only one rank" in m for m in missing)
+
+
+def test_memory() -> None:
+    actions, _ = plan_actions(sit("memory", code="EL0004", rank_count=8, text="HCCL alloc failed"))
+    t = text_of(actions)
+    env = env_of(actions)
+    assert "npu-smi info" in actions[0].action
+    assert env["PYTORCH_NPU_ALLOC_CONF"] == "expandable_segments:True"
+    assert "HCCL_BUFFSIZE" in env
+
+
+def test_compile_bisect_and_capture() -> None:
+    actions, _ = plan_actions(sit("compile", compile_stage="backend"))
+    t = text_of(actions)
+    env = env_of(actions)
+    assert env["TORCH_LOGS"] == "+dynamo,+aot,+graph_breaks" and env["TORCH_COMPILE_DEBUG"] == "1"
+    assert "aot_eager" in t and "npugraph_ex" in t
+    cap, _ = plan_actions(sit("compile", code="107030"))
+    assert "eager" in cap[0].action.lower() and "capture" in cap[0].action.lower()
+    op, _ = plan_actions(sit("compile", code="E40021", op_name="QuantBatchMatmulV3"))
+    assert "E40024" in op[0].action and "QuantBatchMatmulV3" in op[0].action
+
+
+def test_environment() -> None:
+    actions, _ = plan_actions(sit("environment", code="E40020"))
+    t = text_of(actions)
+    assert "set_env.sh" in t and "torch_npu" in t and "opp_kernel" in t
+
+
+def test_stream_event_is_a_symptom() -> None:
+    actions, missing = plan_actions(sit("stream_event", code="507046", rank_count=2))
+    assert "symptom" in actions[0].action
+    assert env_of(actions)["ASCEND_GLOBAL_LOG_LEVEL"] == "1"
+    assert any("ASCEND_HOST_LOG_FILE_NUM" in m for m in missing)
+
+
+def test_unknown_wants_backtrace_and_versions() -> None:
+    t = text_of(plan_actions(sit("unknown"))[0])
+    assert "backtrace" in t and "version" in t.lower()
+
+
+def test_no_plog_first_action_collects_it() -> None:
+    actions, missing = plan_actions(sit("operator", streams=frozenset({"stdout"}), has_device_logs=False,
+                                        has_info_lines=False))
+    assert actions[0].env["ASCEND_PROCESS_LOG_PATH"] == "<fresh dir>"
+    assert actions[0].env["ASCEND_GLOBAL_LOG_LEVEL"] == "1"
+    joined = "\n".join(missing)
+    assert "ASCEND_PROCESS_LOG_PATH" in joined and "ASCEND_SLOG_PRINT_TO_STDOUT=1" in joined
+    assert "ASCEND_LOG_DEVICE_FLUSH_TIMEOUT" in joined and "msnpureport" in joined
+    assert len(actions) <= 5
+
+
+def test_level_one_when_no_info_lines() -> None:
+    _, missing = plan_actions(sit("memory", has_info_lines=False))
+    assert any("ASCEND_GLOBAL_LOG_LEVEL=1" in m for m in missing)
+
+
+def test_device_logs_only_asked_for_device_and_operator() -> None:
+    _, missing = plan_actions(sit("device", streams=frozenset({"plog"}), has_device_logs=False))
+    assert any("msnpureport" in m for m in missing)
+    _, missing = plan_actions(sit("environment", streams=frozenset({"plog"}), has_device_logs=False))
+    assert not any("msnpureport" in m for m in missing)
+
+
+def test_unknown_category_falls_back() -> None:
+    actions, _ = plan_actions(Situation(category="something-new"))
+    assert actions

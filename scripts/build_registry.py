@@ -483,8 +483,8 @@ EXTRA_INNER: dict[str, str] = {
 # Composed guidance for the rest: a title rule gives the gist, the component adds where to look.
 # ---------------------------------------------------------------------------------------------
 TITLE_RULES: list[tuple[str, str, str]] = [
-    ("inner", "{comp} failed internally; this line does not carry the root cause.",
-     "Read the ERROR lines logged before it in the same process for a more specific code."),
+    ("performance", "A performance notice from {comp}, not a failure.",
+     "Safe to ignore when looking for the cause of a crash or hang."),
     ("timeout", "An operation in {comp} did not finish in time; this is often a consequence of an earlier "
      "failure or a stalled peer/device.", "Find the earliest error before this line before acting on the timeout."),
     ("environment_variable", "An environment variable has a value {comp} does not accept.",
@@ -523,7 +523,7 @@ TITLE_RULES: list[tuple[str, str, str]] = [
      "Check the SoC and version support list; use a supported variant."),
     ("not_supported", "The requested feature is not supported by {comp} in this setup.",
      "Check the SoC and version support list; use a supported variant."),
-    ("compil", "Compilation in {comp} failed.",
+    ("compil", "A compilation step failed; reported by {comp}.",
      "Read the compile errors and Python stack logged just before this line."),
     ("config", "A configuration item for {comp} is invalid.",
      "Correct the item named in the message in its configuration file or option."),
@@ -567,19 +567,49 @@ def component(code: str) -> str:
     return component_of(code)
 
 
+COMPONENT_NOUN: dict[str, str] = {
+    "GE": "GE (graph engine)",
+    "FE": "FE (fusion engine)",
+    "AI CPU": "the AI CPU side",
+    "TEFusion": "operator compilation (TBE/Ascend C)",
+    "operator checks": "an operator's input checks",
+    "vector/OPP config": "the operator package configuration",
+    "operator compile": "operator compilation",
+    "runtime": "the runtime",
+    "driver": "the driver",
+    "profiling": "profiling",
+    "dump": "data dump",
+    "operators/aclnn": "the operator (aclnn) layer",
+}
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def compose(code: str, title: str | None, family: str | None) -> tuple[str, str]:
     """Guidance for codes without hand-written text: title gist + component hint."""
     comp = component(code)
+    noun = COMPONENT_NOUN.get(comp)
+    if noun is None:
+        noun = family.split("(")[0].replace(" Errors", "").replace(" Error", "").strip() if family else comp
     key = (title or "").lower().replace(" ", "_")
     cause = solution = None
-    for word, c, s in TITLE_RULES:
-        if word in key:
-            cause, solution = c.format(comp=comp), s
-            break
+    if code.endswith(("9999", "8888")) or key == "inner_error":
+        cause = f"{noun} failed internally; this line does not carry the root cause."
+        solution = "Read the ERROR lines logged before it in the same process for a more specific code."
+    else:
+        key = key.removeprefix("inner_error_")
+        for word, c, s in TITLE_RULES:
+            if word in key:
+                cause, solution = c.format(comp=noun), s
+                break
     if cause is None:
         name = f" ({title})" if title else ""
-        cause = f"{comp} reported an error{name}; the message text names what failed."
+        kind = "a warning" if code.startswith("W") else "an error"
+        cause = f"{noun} reported {kind}{name}; the message text names what failed."
         solution = "Read the message and the ERROR lines just before it in the same process."
+    cause = _sentence(cause)
     step = COMPONENT_STEP.get(comp)
     if step is None and family:
         step = f"{family.split('(')[0].strip()} belong to a tool that is rarely on a training/inference path unless you used it."

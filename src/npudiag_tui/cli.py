@@ -1,0 +1,98 @@
+"""Command line: parse arguments, then either print a report or open the TUI.
+
+Textual is imported only when the TUI opens, so `--report` starts fast and works headless.
+Exit codes: 0 success (error found or not), 2 usage or unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from importlib import resources
+
+from npudiag_tui import __version__
+
+
+def demo_path() -> str:
+    return str(resources.files("npudiag_tui") / "demo")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="npudiag-tui",
+        description="Find the first causal error in Ascend NPU job logs (plog, device logs, console output).")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="log folders, files or .tar.gz/.tgz/.zip bundles "
+                        "(default: $ASCEND_PROCESS_LOG_PATH, else ~/ascend/log)")
+    p.add_argument("--stdout", action="append", default=[], metavar="FILE",
+                   help="a console log (stdout/stderr of the job); may be repeated")
+    p.add_argument("--report", choices=["text", "markdown", "json"], help="print the diagnosis and exit")
+    p.add_argument("--registry", action="append", default=[], metavar="FILE",
+                   help="an extra CANN error_code.json; wins over the built-in and installed ones")
+    p.add_argument("--no-follow", action="store_true", help="do not watch the folders for new lines")
+    p.add_argument("--demo", action="store_true", help="open the bundled demo log tree")
+    p.add_argument("--version", action="version", version=f"npudiag-tui {__version__}")
+    return p
+
+
+def _fail(msg: str) -> int:
+    print(f"npudiag-tui: {msg}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from npudiag_tui.core.discover import default_paths
+
+    paths = list(args.paths)
+    if args.demo:
+        paths = [demo_path()]
+    elif not paths and not args.stdout:
+        paths = default_paths()
+    for reg in args.registry:
+        if not os.path.isfile(reg):
+            return _fail(f"{reg}: registry file not found")
+    for p in paths:
+        if not os.path.lexists(p):
+            return _fail(f"{p}: no such file or directory")
+        if os.path.islink(p) and not os.path.exists(p):
+            return _fail(f"{p}: broken symbolic link")
+        if os.path.isdir(p) and not os.access(p, os.R_OK | os.X_OK):
+            return _fail(f"{p}: permission denied")
+    for s in args.stdout:
+        if not os.path.isfile(s):
+            return _fail(f"{s}: no such file")
+    if args.report:
+        return _report(paths, args)
+    try:
+        from npudiag_tui.tui.app import run_tui
+    except ImportError as exc:  # the TUI is optional for headless use
+        return _fail(f"cannot start the interface ({exc}); use --report")
+    return run_tui(paths, args.stdout, args.registry, follow=not args.no_follow)
+
+
+def _report(paths: list[str], args: argparse.Namespace) -> int:
+    from npudiag_tui import report
+    from npudiag_tui.core.workspace import Workspace
+
+    ws = Workspace.open(paths, args.stdout, args.registry)
+    try:
+        if not ws.files and ws.problems:
+            for p in ws.problems:
+                print(f"npudiag-tui: {p}", file=sys.stderr)
+            return 2
+        ws.index()
+        diag = ws.diagnose()
+        for p in ws.problems:
+            print(f"npudiag-tui: {p}", file=sys.stderr)
+        if args.report == "json":
+            out = report.render_json(ws, diag)
+        elif args.report == "markdown":
+            out = report.render_markdown(ws, diag)
+        else:
+            out = report.render_text(ws, diag)
+        sys.stdout.write(out if out.endswith("\n") else out + "\n")
+        return 0
+    finally:
+        ws.close()

@@ -1,0 +1,314 @@
+"""From scanned events to a Diagnosis: cascade links, the anchor, ranks, guidance, actions.
+
+The method is DOMAIN.md section 4: anchor the earliest error that on its own explains what
+follows, by recorded (aligned) time and causality rather than by position in a file, and
+demote wrappers, sync failures, relays, repeats and timeouts on healthy ranks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from npudiag_tui.core.diagnosis.classify import classify, compile_stage
+from npudiag_tui.core.diagnosis.events import TIER, build_events
+from npudiag_tui.core.formats.codes import is_inner_code
+from npudiag_tui.core.formats.timestamps import format_us
+from npudiag_tui.core.model import Diagnosis, ErrorEvent, LineRef, RankRole, Situation, Stream
+
+if TYPE_CHECKING:  # pragma: no cover
+    from npudiag_tui.core.workspace import Workspace
+
+US = 1_000_000
+HCCL_EXEC_TIMEOUT_S = 1836
+HCCL_CONNECT_TIMEOUT_S = 120
+RELATION = {
+    "wrapper": "wrapper", "sync": "sync_failure", "relay": "consequence", "cann_trace": "consequence",
+    "timeout": "timeout_victim", "exception": "consequence", "log_error": "consequence",
+    "table": "consequence", "heartbeat": "consequence",
+}
+_NORMALISE = re.compile(r"\d{4}-\d\d-\d\d[- T]\d\d:\d\d:\d\d[.,:\d]*|\b\d+\b|0x[0-9a-fA-F]+")
+
+
+def _order_key(ev: ErrorEvent, source_order: dict[int, int]) -> tuple:
+    return (ev.time is None, ev.time or 0, source_order.get(ev.source_id, 0), ev.ref.file_id, ev.ref.line)
+
+
+def _normal(text: str) -> str:
+    body = text.split("]", 1)[-1] if text.startswith("[") else text
+    return _NORMALISE.sub("#", body).strip()
+
+
+def collect_events(ws: "Workspace") -> list[ErrorEvent]:
+    events: list[ErrorEvent] = []
+    for src in ws.sources:
+        scan = ws.scans[src.source_id]
+        events.extend(build_events(src, scan.hits, ws.indexes))
+    # torch_npu headers tie a CANN pid to a rank: give that rank to the pid's plog and events
+    pid_rank: dict[int, int] = {}
+    for ev in events:
+        if ev.cann_pid is not None and ev.rank is not None:
+            pid_rank.setdefault(ev.cann_pid, ev.rank)
+    for src in ws.sources:
+        if src.rank is None and src.pid in pid_rank:
+            src.rank = pid_rank[src.pid]
+    for ev in events:
+        if ev.rank is None:
+            src = ws.sources[ev.source_id]
+            ev.rank = src.rank if src.rank is not None else pid_rank.get(ev.cann_pid or -1)
+        ev.category = classify(ev)
+    return events
+
+
+def _is_causal(ev: ErrorEvent) -> bool:
+    if ev.kind == "cann_detail" and ev.codes and all(is_inner_code(c) for c in ev.codes):
+        # inner code with real text is still a detail; a bare banner was already a wrapper
+        return True
+    return TIER.get(ev.kind, 9) <= 1
+
+
+def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
+    """The earliest causal event; timeouts only when nothing causal precedes them."""
+    ordered = [e for e in events if not e.benign and TIER.get(e.kind, 9) < 9]
+    if not ordered:
+        return None
+    for tier_limit in (0, 1, 2, 3, 4, 5, 6):
+        pool = [e for e in ordered if TIER.get(e.kind, 9) <= tier_limit and e.secondary != "repeat"]
+        if not pool:
+            continue
+        strong = [e for e in pool if TIER.get(e.kind, 9) == 0]
+        timeouts = [e for e in ordered if e.kind == "timeout"]
+        first = pool[0]
+        if tier_limit >= 1 and strong:
+            first = strong[0]
+        if timeouts and first.kind != "timeout" and first.time is not None and timeouts[0].time is not None \
+                and timeouts[0].time < first.time:
+            t0 = timeouts[0]
+            # a causal-looking error after a timeout in the same process is usually its consequence
+            same_proc = (first.pid is not None and first.pid == t0.pid) or (
+                first.rank is not None and first.rank == t0.rank)
+            if same_proc or first.category == "communication":
+                if tier_limit < 2:
+                    continue
+                return t0
+        if tier_limit == 0 and first.kind == "timeout":
+            continue
+        return first
+    return ordered[0]
+
+
+def _link_cascade(events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[ErrorEvent]:
+    seen: dict[str, int] = {}
+    cascade: list[ErrorEvent] = []
+    anchor_pos = events.index(anchor) if anchor is not None else -1
+    for i, ev in enumerate(events):
+        if ev is anchor or ev.kind in ("benign", "context"):
+            continue
+        key = _normal(ev.detail or ev.text)
+        if key in seen and TIER.get(ev.kind, 9) <= 2:
+            ev.secondary = "repeat"
+            ev.explained_by = seen[key]
+        else:
+            seen.setdefault(key, i)
+            rel = RELATION.get(ev.kind)
+            if rel is None and anchor is not None:
+                rel = "consequence"
+            ev.secondary = rel
+            ev.explained_by = anchor_pos if anchor_pos >= 0 else None
+        if ev.secondary and anchor is not None:
+            cascade.append(ev)
+    return cascade
+
+
+def _anchor_ref(ev: ErrorEvent) -> LineRef:
+    line = ev.attrs.get("anchor_line") or ev.attrs.get("first_exc_line")
+    return line if isinstance(line, LineRef) else ev.ref
+
+
+def _ranks(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[RankRole]:
+    ranks = sorted({s.rank for s in ws.sources if s.rank is not None} |
+                   {e.rank for e in events if e.rank is not None})
+    first: dict[int, ErrorEvent] = {}
+    for ev in events:
+        if ev.rank is None or TIER.get(ev.kind, 9) > 4 or ev.kind == "benign":
+            continue
+        if ev.rank not in first:
+            first[ev.rank] = ev
+    crimers = {str(e.attrs["crimer"]) for e in events if "crimer" in e.attrs}
+    root = anchor.rank if anchor is not None else None
+    if root is None and anchor is not None and "remote_rank" in anchor.attrs:
+        root = int(anchor.attrs["remote_rank"])  # type: ignore[arg-type]
+    out = []
+    for r in ranks:
+        ev = first.get(r)
+        if ev is None:
+            role = "healthy"
+        elif r == root:
+            role = "root"
+        elif ev.kind in ("timeout", "sync", "wrapper", "relay") or (
+                anchor is not None and ev.time is not None and anchor.time is not None and ev.time >= anchor.time):
+            role = "victim"
+        elif any(c.endswith(f"/{r}") or c == str(r) for c in crimers):
+            role = "root"
+        else:
+            role = "unknown"
+        out.append(RankRole(r, ev.time if ev else None, role))
+    return out
+
+
+def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) -> tuple[dict | None, str | None]:
+    """Registry entry for the anchor's most specific code (or a related event's)."""
+    try:
+        from npudiag_tui.core.registry import Registry, lookup_numeric
+    except ImportError:
+        return None, None
+    reg = getattr(ws, "_registry", None)
+    if reg is None:
+        reg = Registry.load(extra=ws.registry_files)
+        ws._registry = reg  # type: ignore[attr-defined]
+        for w in getattr(reg, "warnings", []):
+            if w not in ws.problems:
+                ws.problems.append(w)
+    candidates = [c for c in anchor.codes if not is_inner_code(c)] + [c for c in anchor.codes if is_inner_code(c)]
+    for ev in related:
+        candidates += [c for c in ev.codes if not is_inner_code(c) and not c.startswith("W")]
+    for code in candidates:
+        entry = reg.lookup(code)
+        if entry is None:
+            continue
+        text = anchor.detail or anchor.text
+        args = reg.extract_args(entry, text) if code in anchor.codes else {}
+        message = reg.fill(entry, args) if args else None
+        return ({
+            "code": entry.code, "family": entry.family, "title": entry.title,
+            "message": message or (text if code in anchor.codes else entry.template),
+            "args": args, "possible_cause": entry.possible_cause, "solution": entry.solution,
+            "registry": entry.source,
+        }, code)
+    for ev in [anchor] + related:
+        for domain in ("acl", "aclnn", "hccl", "torch_npu"):
+            if domain in ev.numeric:
+                nc = lookup_numeric(ev.numeric[domain], domain)
+                if nc is not None and not (domain == "torch_npu" and ev is not anchor):
+                    return ({
+                        "code": str(nc.value), "family": nc.domain, "title": nc.name,
+                        "message": anchor.detail or anchor.text, "args": {},
+                        "possible_cause": nc.meaning, "solution": None, "registry": "built-in",
+                    }, str(nc.value))
+    return None, None
+
+
+def _describe(ev: ErrorEvent, ws: "Workspace") -> str:
+    where = ws.files[_anchor_ref(ev).file_id].display
+    bits = [f"{where}:{_anchor_ref(ev).line + 1}"]
+    if ev.time is not None:
+        bits.append(format_us(ev.time) or "")
+    if ev.rank is not None:
+        bits.append(f"rank {ev.rank}")
+    return ", ".join(bits)
+
+
+_KIND_WORDS = {
+    "cann_detail": "CANN error", "device_exc": "device exception", "plog": "error", "oom": "out-of-memory error",
+    "import": "environment failure", "crash": "crash", "warning_code": "error reported as a warning",
+    "exception": "exception", "timeout": "timeout", "relay": "error", "sync": "synchronisation failure",
+    "wrapper": "error", "log_error": "error", "cann_trace": "error",
+}
+_CAUSE = {
+    "operator": "An operator rejected its inputs or failed in tiling/kernel selection; the detail line names the constraint.",
+    "communication": "A collective-communication failure (HCCL/HCCP): links, sockets or a peer rank that failed first.",
+    "stream_event": "A stream or event wait failed or timed out; the device-side cause is upstream of this symptom.",
+    "memory": "The device ran out of memory (HBM) for this allocation, or another process holds it.",
+    "device": "A kernel faulted on the device (AI Core / vector core / AI CPU exception).",
+    "compile": "Graph or operator compilation/capture failed at the stage named in the error.",
+    "environment": "The software environment is incomplete or mismatched (libraries, packages, versions).",
+    "unknown": "The process crashed without a CANN error code; the backtrace is the only evidence.",
+}
+
+
+def diagnose(ws: "Workspace") -> Diagnosis:
+    source_order = {s.source_id: i for i, s in enumerate(ws.sources)}
+    events = collect_events(ws)
+    events.sort(key=lambda e: _order_key(e, source_order))
+    # exact repeats first, so that the anchor is never a repeat
+    anchor = choose_anchor(events)
+    cascade = _link_cascade(events, anchor)
+    diag = Diagnosis(anchor=anchor, cascade=cascade, events=events)
+    streams = frozenset(s.stream.value for s in ws.sources if any(ws.indexes[f.file_id].line_count for f in s.files))
+    has_info = any(sc.has_info for sc in ws.scans)
+    rank_set = {s.rank for s in ws.sources if s.rank is not None} | {e.rank for e in events if e.rank is not None}
+    diag.ranks = _ranks(ws, events, anchor)
+    if anchor is None:
+        diag.summary = "No error found in the inputs."
+        diag.root_cause = ""
+        diag.missing = ["No error lines were found. If the job failed, the logs may be at ERROR level "
+                        "only elsewhere: open the folder named by ASCEND_PROCESS_LOG_PATH, or rerun with "
+                        "ASCEND_GLOBAL_LOG_LEVEL=1."]
+        return diag
+    diag.category = anchor.category
+    near = [e for e in events if e is not anchor and e.source_id == anchor.source_id
+            and abs(e.ref.line - anchor.ref.line) <= 40 and e.ref.file_id == anchor.ref.file_id]
+    diag.compile_stage = compile_stage([anchor.text] + [e.text for e in near]) if anchor.category in (
+        "compile", "stream_event", "memory") else None
+    guidance, code = _guidance(ws, anchor, near)
+    diag.guidance = guidance
+    anchor.attrs["code"] = code or (anchor.codes[0] if anchor.codes else None)
+    if code is None and anchor.numeric:
+        anchor.attrs["code"] = str(next(iter(anchor.numeric.values())))
+    word = _KIND_WORDS.get(anchor.kind, "error")
+    what = (anchor.detail or anchor.text).strip()
+    if len(what) > 160:
+        what = what[:157] + "..."
+    code_txt = f" {anchor.attrs['code']}" if anchor.attrs.get("code") else ""
+    rank_txt = f" on rank {anchor.rank}" if anchor.rank is not None else ""
+    diag.summary = f"First causal {word}{code_txt}{rank_txt}: {what}"
+    cause = _CAUSE.get(anchor.category, "")
+    if anchor.kind == "timeout":
+        remote = anchor.attrs.get("remote_rank")
+        cause = ("The earliest failure is a communication timeout" +
+                 (f" waiting for rank {remote}" if remote is not None else "") +
+                 "; no earlier error explains it in these logs, so the peer that never answered is the suspect.")
+    if guidance and guidance.get("possible_cause"):
+        cause += f" Registry: {guidance['possible_cause']}"
+    diag.root_cause = cause.strip()
+    # evidence: the anchor, the strongest secondary lines, cross-rank facts
+    diag.evidence.append(f"Anchor ({anchor.category}): {_describe(anchor, ws)}: {what}")
+    victims = [r for r in diag.ranks if r.role == "victim"]
+    if victims:
+        diag.evidence.append(f"{len(victims)} other rank(s) fail later (victims): "
+                             + ", ".join(str(r.rank) for r in victims[:16]))
+    by_rel: dict[str, int] = {}
+    for ev in cascade:
+        if ev.secondary:
+            by_rel[ev.secondary] = by_rel.get(ev.secondary, 0) + 1
+    if by_rel:
+        diag.evidence.append("Secondary lines: " + ", ".join(f"{n} {rel}" for rel, n in sorted(by_rel.items())))
+    for ev in [e for e in cascade if e.secondary in ("wrapper", "timeout_victim", "sync_failure")][:3]:
+        diag.evidence.append(f"{ev.secondary}: {_describe(ev, ws)}: {ev.text.strip()[:140]}")
+    if anchor.time is not None:
+        later = [e for e in cascade if e.time is not None and e.time > anchor.time and e.secondary]
+        if later:
+            gap = (later[-1].time - anchor.time) / US  # type: ignore[operator]
+            diag.evidence.append(f"The cascade spans {gap:.3f} s after the anchor.")
+    situation = Situation(
+        category=anchor.category, code=anchor.attrs.get("code"), text=anchor.text, streams=streams,  # type: ignore[arg-type]
+        rank_count=len(rank_set), root_rank=anchor.rank, timeouts_only=anchor.kind == "timeout",
+        compile_stage=diag.compile_stage, has_device_logs="device" in streams, has_info_lines=has_info,
+        op_name=anchor.op_name or next((e.op_name for e in near if e.op_name), None),
+    )
+    try:
+        from npudiag_tui.core.diagnosis.actions import plan_actions
+
+        diag.next_actions, diag.missing = plan_actions(situation)
+    except ImportError:
+        pass
+    return diag
+
+
+def anchor_ref(ev: ErrorEvent) -> LineRef:
+    """The line to show for an event (a device exception shows its errorStr line)."""
+    return _anchor_ref(ev)
+
+
+def stream_name(ev: ErrorEvent) -> str:
+    return ev.stream.value if isinstance(ev.stream, Stream) else str(ev.stream)

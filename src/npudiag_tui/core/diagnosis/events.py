@@ -137,6 +137,8 @@ def classify_line(text: str, stream: Stream) -> tuple[str, Level, dict]:
             info["env_hint"] = True
         if re.search(r"wait for compute device to finish failed", detail_text):
             return "cann_trace", Level.ERROR, info
+        if code in ("EI0002", "EI0006", "EE1002") or _TIMEOUT.search(detail_text.split("Reason")[0]):
+            return "timeout", Level.ERROR, info
         return "cann_detail", Level.ERROR, info
     if C.CANN_TRACEBACK_RE.match(text):
         return "cann_trace", Level.ERROR, info

@@ -58,8 +58,19 @@ class SourceScan:
         if not self.has_info and (b"[INFO]" in data[:65536] or b"[DEBUG]" in data[:65536]):
             self.has_info = True
         positions: list[tuple[int, int]] = []  # (line start, line end)
+        n = len(data)
         for m in _PLOG_HIT.finditer(data):
             positions.append((m.start(1), m.end(1)))
+            # header-less lines right after an error belong to it (wrapped text, device blocks)
+            e = m.end(1)
+            for _ in range(64):
+                if e + 1 >= n or data[e + 1] == 0x5B:  # next line starts with '[' (a header)
+                    break
+                nxt = data.find(b"\n", e + 1)
+                nxt = n if nxt < 0 else nxt
+                if nxt > e + 1:
+                    positions.append((e + 1, nxt))
+                e = nxt
         for needle in _EXTRA_NEEDLES:
             p = data.find(needle)
             while p >= 0:

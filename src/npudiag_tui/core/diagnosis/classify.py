@@ -21,7 +21,7 @@ _ENV_TEXT = re.compile(
     r"not installed|cann package|driver version|libascend|GLIBC"
 )
 _DEVICE_TEXT = re.compile(
-    r"error from device|aicore error|aivec error|aicpu error|AI ?Core|AI ?CPU|AIV\b|vector core|"
+    r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|AI ?Core|AI ?CPU|AIV\b|vector core|"
     r"device-side assert|illegal memory access|errorStr|core id is|ub address"
 )
 _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|HBM")

@@ -92,7 +92,7 @@ def classify_line(text: str, stream: Stream) -> tuple[str, Level, dict]:
         info["pid"] = p.pid
         msg = p.message
         info["message"] = msg
-        if p.mindspore and _SYNC.search(p.func or "" + " " + msg):
+        if p.mindspore and _SYNC.search((p.func or "") + " " + msg):
             return "sync", level, info
         if p.mindspore and re.search(r"TaskFailCallback|SyncStream|RunTask|Sync", p.func or ""):
             return "sync", level, info

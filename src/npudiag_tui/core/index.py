@@ -125,6 +125,10 @@ class FileIndex:
         start = self.indexed
         end = start + len(data)
         first_line = self.newlines
+        # the block holding the old end was cached short: forget it (and anything after it)
+        for cache in (self._offsets, self._times):
+            for k in [k for k in cache if k >= start // BLOCK]:
+                del cache[k]
         # register every block that begins inside [start, end); count incrementally
         k = len(self.nl_before)
         counted_to, counted = 0, self.newlines
@@ -250,8 +254,9 @@ class FileIndex:
         if got is not None:
             self._times.move_to_end(k)
             return got
-        first = self.nl_before[k] if k > 0 else 0
-        last = self.nl_before[k + 1] if k + 1 < len(self.nl_before) else self.line_count
+        first = self._block_first_line(k)
+        last = (min(self.nl_before[k + 1] + 1, self.line_count) if k + 1 < len(self.nl_before)
+                else self.line_count)
         times = array("q")
         if last > first:
             for raw in self.raw_lines(first, last - first):
@@ -269,9 +274,13 @@ class FileIndex:
     def own_time(self, i: int) -> int | None:
         k = self._block_for_line_start(i)
         times = self._block_times(k)
-        first = self.nl_before[k] if k > 0 else 0
+        first = self._block_first_line(k)
         t = times[i - first] if 0 <= i - first < len(times) else -1
         return t if t >= 0 else None
+
+    def _block_first_line(self, k: int) -> int:
+        """First line whose preceding newline lies in block k (see `_block_for_line_start`)."""
+        return self.nl_before[k] + 1 if k > 0 else 0
 
     def _block_for_line_start(self, i: int) -> int:
         # line i starts after newline i-1, which lies in block bisect_right(nl_before, i-1)-1
@@ -283,7 +292,7 @@ class FileIndex:
         walked = 0
         while k >= 0:
             times = self._block_times(k)
-            first = self.nl_before[k] if k > 0 else 0
+            first = self._block_first_line(k)
             j = min(i - first, len(times) - 1)
             while j >= 0:
                 if times[j] >= 0:

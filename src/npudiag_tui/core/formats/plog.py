@@ -29,6 +29,7 @@ _HCCP = re.compile(r"^tid:(\d+),(\w+)\((\d+)\)\s*:\s*")
 _NNOP = re.compile(r"^\[NNOP\]\[(\w+)\]\[(\d+)\]\s*")
 _GLUED = re.compile(r"^(\d+) (\w+):")
 _OTHER_TID = re.compile(r"^(?:>>> )?[\[(][Tt]id:(\d+)[\])]\s*")
+_FUNC_TID = re.compile(r"^\[(\w+)\]\[[Tt]id:(\d+)\]\s*")  # device daemons: [Func][tid:N]
 
 
 @dataclass
@@ -97,9 +98,13 @@ def parse_plog(line: str) -> PlogLine | None:
                 rest = rest[gm.end():]
             else:
                 om = _OTHER_TID.match(rest)
+                fm2 = None if om else _FUNC_TID.match(rest)
                 if om:
                     tid = int(om.group(1))
                     rest = rest[om.end():]
+                elif fm2:
+                    func, tid = fm2.group(1), int(fm2.group(2))
+                    rest = rest[fm2.end():]
         return PlogLine(g[0], module, int(g[2]), g[3], ts, src_file, src_line, tid, func, tags, rest)
     return None
 

@@ -10,6 +10,7 @@ import re
 from typing import Callable
 
 from npudiag_tui.core.discover import Discovery, discover
+from npudiag_tui.core.formats.timestamps import year_of
 from npudiag_tui.core.index import FileIndex, IndexError_
 from npudiag_tui.core.model import Source, SourceFile, Stream
 from npudiag_tui.core.scan import SourceScan
@@ -19,6 +20,22 @@ _HCCL_DEV = re.compile(r"deviceLogicId\[(\d+)\]")
 _RANKID = re.compile(r"RankID:(\d+)")
 
 
+def _year_hint(files: list[SourceFile]) -> int | None:
+    """Year for stamps that lack one (vLLM, c10): from CANN file names, else file times."""
+    import os
+    import time
+
+    for f in files:
+        if f.name_time is not None:
+            return year_of(f.name_time)
+    for f in files:
+        try:
+            return time.localtime(os.stat(f.path).st_mtime).tm_year
+        except OSError:
+            continue
+    return None
+
+
 class Workspace:
     def __init__(self, discovery: Discovery, registry_files: list[str] | None = None) -> None:
         self.discovery = discovery
@@ -26,8 +43,9 @@ class Workspace:
         self.files: list[SourceFile] = discovery.files
         self.problems: list[str] = list(discovery.problems)
         self.registry_files = registry_files or []
+        year = _year_hint(self.files)
         self.indexes: list[FileIndex] = [
-            FileIndex(f.path, f.file_id, f.display) for f in self.files
+            FileIndex(f.path, f.file_id, f.display, year_hint=year) for f in self.files
         ]
         self.scans: list[SourceScan] = [SourceScan(s.stream) for s in self.sources]
         self._source_of_file: dict[int, Source] = {

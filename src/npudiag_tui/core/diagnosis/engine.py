@@ -52,6 +52,14 @@ def collect_events(ws: "Workspace") -> list[ErrorEvent]:
     for src in ws.sources:
         if src.rank is None and src.pid in pid_rank:
             src.rank = pid_rank[src.pid]
+    # an event before the first stamp of its file takes the next stamp (never sorted to the top)
+    nxt: dict[int, int | None] = {}
+    for ev in sorted(events, key=lambda e: (e.ref.file_id, e.ref.line), reverse=True):
+        if ev.time is None:
+            ev.time = nxt.get(ev.ref.file_id)
+            ev.time_inherited = True
+        else:
+            nxt[ev.ref.file_id] = ev.time
     for ev in events:
         if ev.rank is None:
             src = ws.sources[ev.source_id]
@@ -67,8 +75,46 @@ def _is_causal(ev: ErrorEvent) -> bool:
     return TIER.get(ev.kind, 9) <= 1
 
 
+STALE_GAP_S = 7200  # longer than HCCL_EXEC_TIMEOUT, so a root error and its victims stay together
+EPISODE_GAP_S = 600
+
+
+def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
+    """Drop stale episodes: errors hours before the failure, from processes that are not in it.
+
+    Clusters of errors separated by more than EPISODE_GAP_S are merged backwards into the final
+    one while the gap is at most STALE_GAP_S or the clusters share a process.
+    """
+    timed = [e for e in events if e.time is not None and TIER.get(e.kind, 9) < 9]
+    if not timed:
+        return events
+    clusters: list[list[ErrorEvent]] = [[timed[0]]]
+    for ev in timed[1:]:
+        if ev.time - clusters[-1][-1].time > EPISODE_GAP_S * US:  # type: ignore[operator]
+            clusters.append([ev])
+        else:
+            clusters[-1].append(ev)
+    keep = clusters[-1]
+    for prev in reversed(clusters[:-1]):
+        gap = (keep[0].time - prev[-1].time) / US  # type: ignore[operator]
+        pids = {e.cann_pid or e.pid for e in keep} - {None}
+        if gap <= STALE_GAP_S or pids & ({e.cann_pid or e.pid for e in prev} - {None}):
+            keep = prev + keep
+        else:
+            break
+    start = keep[0].time
+    stale = {id(e) for e in timed if e.time < start}  # type: ignore[operator]
+    for e in events:
+        if id(e) in stale:
+            e.attrs["stale"] = True
+    return [e for e in events if id(e) not in stale]
+
+
 def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     """The earliest causal event; timeouts only when nothing causal precedes them."""
+    current = last_episode(events)
+    if any(TIER.get(e.kind, 9) <= 2 for e in current):
+        events = current
     ordered = [e for e in events if not e.benign and TIER.get(e.kind, 9) < 9]
     if not ordered:
         return None
@@ -139,14 +185,20 @@ def _ranks(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent | None)
             first[ev.rank] = ev
     crimers = {str(e.attrs["crimer"]) for e in events if "crimer" in e.attrs}
     root = anchor.rank if anchor is not None else None
-    if root is None and anchor is not None and "remote_rank" in anchor.attrs:
-        root = int(anchor.attrs["remote_rank"])  # type: ignore[arg-type]
+    if anchor is not None and anchor.kind == "timeout":
+        suspect = _timeout_suspect(ws, events, anchor, ranks, first)
+        if suspect is not None:
+            root = suspect
+            anchor.attrs["suspect_rank"] = suspect
     out = []
     for r in ranks:
         ev = first.get(r)
-        if ev is None:
+        if r == root and (ev is None or ev.kind in ("timeout", "sync", "wrapper", "relay")) and r != (
+                anchor.rank if anchor is not None else None):
+            role = "root"  # the silent or named peer the timeouts point at
+        elif ev is None:
             role = "healthy"
-        elif r == root:
+        elif r == root and ev.kind not in ("timeout", "sync", "wrapper", "relay"):
             role = "root"
         elif ev.kind in ("timeout", "sync", "wrapper", "relay") or (
                 anchor is not None and ev.time is not None and anchor.time is not None and ev.time >= anchor.time):
@@ -157,6 +209,46 @@ def _ranks(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent | None)
             role = "unknown"
         out.append(RankRole(r, ev.time if ev else None, role))
     return out
+
+
+_TABLE_PEER = re.compile(r"\|\s*[\d.:a-fA-F]+\((\d+)\)\s*\|")
+
+
+def _timeout_suspect(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent, ranks: list[int],
+                     first: dict[int, ErrorEvent]) -> int | None:
+    """The rank a timeout points at: named remote rank, crimer, LINK_ERROR_INFO peer, or the
+    rank that stopped logging first without an error of its own."""
+    named = anchor.attrs.get("remote_rank")
+    if isinstance(named, int):
+        return named
+    votes: dict[int, int] = {}
+    for e in events:
+        if "remote_rank" in e.attrs and isinstance(e.attrs["remote_rank"], int):
+            votes[e.attrs["remote_rank"]] = votes.get(e.attrs["remote_rank"], 0) + 2  # type: ignore[index]
+        if "crimer" in e.attrs:
+            m = re.search(r"(\d+)$", str(e.attrs["crimer"]))
+            if m:
+                votes[int(m.group(1))] = votes.get(int(m.group(1)), 0) + 3
+        if e.kind == "table":
+            m = _TABLE_PEER.search(e.text.split("]", 3)[-1])
+            if m:
+                votes[int(m.group(1))] = votes.get(int(m.group(1)), 0) + 1
+    if votes:
+        return max(votes.items(), key=lambda kv: kv[1])[0]
+    # a rank with no error whose logs end before the timeout fired
+    if anchor.time is not None:
+        quiet = []
+        for r in ranks:
+            if r in first:
+                continue
+            ends = [ws.indexes[f.file_id].last_time for s in ws.sources if s.rank == r
+                    and s.stream is not Stream.STDOUT for f in s.files]
+            ends = [t for t in ends if t >= 0]
+            if ends and max(ends) < anchor.time:
+                quiet.append((max(ends), r))
+        if quiet:
+            return min(quiet)[1]
+    return None
 
 
 def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) -> tuple[dict | None, str | None]:

@@ -211,6 +211,10 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
         raw = hit.text
         text, pre = C.strip_prefixes(C.clean(raw))
         kind, level, info = classify_line(text, source.stream)
+        if pre.level in ("WARNING", "INFO", "DEBUG") and TIER.get(kind, 9) <= 1 and kind != "warning_code":
+            # a logger WARNING/INFO line is a cause only with a code, an aclError number or device text
+            if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
+                kind, level = "context", Level.parse(pre.level)
         ref = LineRef(hit.file_id, hit.line)
         contiguous = last_line.get(hit.file_id, -5) == hit.line - 1
         last_line[hit.file_id] = hit.line

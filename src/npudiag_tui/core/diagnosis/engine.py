@@ -359,9 +359,9 @@ def diagnose(ws: "Workspace") -> Diagnosis:
     diag.summary = f"First causal {word}{code_txt}{rank_txt}: {what}"
     cause = _CAUSE.get(anchor.category, "")
     if anchor.kind == "timeout":
-        remote = anchor.attrs.get("remote_rank")
+        remote = anchor.attrs.get("remote_rank", anchor.attrs.get("suspect_rank"))
         cause = ("The earliest failure is a communication timeout" +
-                 (f" waiting for rank {remote}" if remote is not None else "") +
+                 (f" pointing at rank {remote}" if remote is not None else "") +
                  "; no earlier error explains it in these logs, so the peer that never answered is the suspect.")
     if guidance and guidance.get("possible_cause"):
         cause += f" Registry: {guidance['possible_cause']}"
@@ -397,6 +397,13 @@ def diagnose(ws: "Workspace") -> Diagnosis:
         diag.next_actions, diag.missing = plan_actions(situation)
     except ImportError:
         pass
+    suspect = anchor.attrs.get("suspect_rank")
+    if suspect is not None and suspect != anchor.rank:
+        quiet = not any(e.rank == suspect and TIER.get(e.kind, 9) <= 1 for e in events)
+        diag.evidence.append(f"The timeouts point at rank {suspect}" +
+                             (", which logged no error of its own (it stopped or never connected)." if quiet else "."))
+        diag.missing.insert(0, f"Rank {suspect}'s own logs around {format_us(anchor.time) or 'the failure'}: its plog "
+                            f"(and console) show why it did not answer; collect them with ASCEND_GLOBAL_LOG_LEVEL=1.")
     return diag
 
 

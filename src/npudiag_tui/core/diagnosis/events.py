@@ -223,7 +223,7 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
             in_traceback = True
         elif not indented:
             in_traceback = False
-        if kind == "context" and level < Level.WARNING and not indented:
+        if kind == "context" and not indented:
             continue
         # continuation lines join the open block (device exception lines form their own events)
         if open_block is not None and contiguous and indented and kind not in ("device_exc",):

@@ -82,7 +82,7 @@ def _report(paths: list[str], args: argparse.Namespace) -> int:
             for p in ws.problems:
                 print(f"npudiag-tui: {p}", file=sys.stderr)
             return 2
-        ws.index()
+        ws.snapshot_index()  # one consistent snapshot of a folder that may still be written
         diag = ws.diagnose()
         for p in ws.problems:
             print(f"npudiag-tui: {p}", file=sys.stderr)

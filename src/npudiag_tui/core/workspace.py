@@ -86,12 +86,37 @@ class Workspace:
         self._assign_ranks()
         self._diagnosis = None
 
+    def snapshot_index(self, progress: Callable[[int, int], None] | None = None,
+                       cancelled: Callable[[], bool] | None = None) -> None:
+        """Like `index()`, but reads one consistent snapshot of a folder that is still written.
+
+        Every file is indexed only up to the size discovery recorded when the workspace was
+        opened (`SourceFile.size`), so a job appending while the report runs cannot make one
+        file look newer than another, and lines written after the open are not half-counted.
+        Files created after the open are not part of the snapshot.
+        """
+        total = max(self.total_bytes, 1)
+        done = 0
+        for src in self.sources:
+            scan = self.scans[src.source_id]
+            for f in src.files:
+                if cancelled is not None and cancelled():
+                    return
+                self._extend_file(f.file_id, scan,
+                                  None if progress is None else (lambda n, base=done: progress(base + n, total)),
+                                  cancelled, limit=f.size)
+                done += f.size
+                if progress is not None:
+                    progress(done, total)
+        self._assign_ranks()
+        self._diagnosis = None
+
     def _extend_file(self, file_id: int, scan: SourceScan, progress: Callable[[int], None] | None,
-                     cancelled: Callable[[], bool] | None) -> int:
+                     cancelled: Callable[[], bool] | None, limit: int | None = None) -> int:
         idx = self.indexes[file_id]
         try:
             return idx.extend(on_chunk=lambda data, off, first: scan.feed(file_id, data, first),
-                              cancelled=cancelled, progress=progress)
+                              cancelled=cancelled, progress=progress, limit=limit)
         except IndexError_ as exc:
             if file_id not in self.failed_files:
                 self.problems.append(str(exc))

@@ -158,6 +158,23 @@ def test_rotation_rename_and_recreate(tmp_path):
     tail.close()
 
 
+def test_rotation_of_a_file_that_appeared_live(tmp_path):
+    root, p = tree(tmp_path)
+    ws, tail = open_live(root)
+    q = p.with_name("plog-300_20260101100002000.log")
+    q.write_text(info(300, 2, "born live"))
+    tail.apply({str(q)})
+    fid = fid_of(ws, q)
+    rotated = q.with_name(q.stem + ".1.log")
+    os.rename(q, rotated)
+    q.write_text(info(300, 3, "x"))
+    upd = tail.apply({str(q), str(rotated)})
+    assert upd.renamed == [fid] and upd.truncated == []
+    assert ws.files[fid].display == "debug/plog/" + rotated.name
+    assert ws.indexes[fid_of(ws, q)].line(0).endswith(" x")
+    tail.close()
+
+
 def test_rotation_out_of_the_tree_keeps_lines(tmp_path):
     root, p = tree(tmp_path)
     ws, tail = open_live(root)

@@ -128,6 +128,8 @@ class LiveFileIndex(FileIndex):
         if self.inode is not None and st.st_ino != self.inode:
             os.close(fd)
             return False
+        if self.inode is None:
+            self.inode = st.st_ino
         self.fd = fd
         return True
 
@@ -562,15 +564,19 @@ class LiveTail:
         self._grow(fid, upd)
 
     def _display(self, path: str) -> str:
-        roots = [r for r in self.ws.discovery.roots]
-        dirs = [r for r in roots if os.path.isdir(r)]
-        for r in sorted(dirs, key=len, reverse=True):
-            rn = _norm(r)
-            if path == rn or path.startswith(rn + os.sep):
-                rel = os.path.relpath(path, rn)
-                if len(roots) <= 1:
-                    return rel
-                return os.path.basename(rn) + "/" + rel
+        """Display a new file the way discovery displayed its neighbours (relative to the root)."""
+        best: tuple[int, str, str] | None = None
+        for f in self.ws.files:
+            base, prefix = _display_base(_norm(f.path), f.display)
+            if base is None or not path.startswith(base):
+                continue
+            if best is None or len(base) > best[0]:
+                best = (len(base), base, prefix)
+        if best is not None:
+            return best[2] + path[best[0]:].replace(os.sep, "/")
+        for r in sorted((_norm(r) for r in self.ws.discovery.roots if os.path.isdir(r)), key=len, reverse=True):
+            if path.startswith(r + os.sep):
+                return os.path.relpath(path, r).replace(os.sep, "/")
         return os.path.basename(path)
 
     def _add_new(self, path: str, st: os.stat_result, prefer: Source | None, upd: LiveUpdate) -> None:
@@ -712,6 +718,22 @@ class LiveTail:
                 del self.history[:-HISTORY]
             self._anchor_key, self._anchor_desc = key, desc
         diag.history = list(self.history)
+
+
+def _display_base(path: str, display: str) -> tuple[str | None, str]:
+    """(absolute folder, display prefix) such that path == folder + rest and display == prefix + rest."""
+    if "!" in display:
+        return None, ""  # archive members are never live
+    p_parts = path.split(os.sep)
+    d_parts = display.split("/")
+    n = 0
+    while n < min(len(p_parts), len(d_parts)) and p_parts[-1 - n] == d_parts[-1 - n]:
+        n += 1
+    if n == 0:
+        return None, ""
+    base = os.sep.join(p_parts[:-n]) + os.sep
+    prefix = "/".join(d_parts[:-n])
+    return base, (prefix + "/" if prefix else "")
 
 
 def _stat(path: str) -> os.stat_result | None:

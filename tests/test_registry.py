@@ -262,3 +262,14 @@ def test_describe_code() -> None:
     assert "inner code" in describe_code("E19999")
     assert is_inner_code("EI9999") and not is_inner_code("EI0002")
     assert "unknown" in describe_code("hello")
+
+
+def test_extraction_stays_cheap_on_hostile_lines(reg: Registry) -> None:
+    import time
+
+    hostile = ("f failed because value v for parameter p is invalid. Expected value: " * 100)[:4096]
+    start = time.monotonic()
+    for code in ("EE1003", "EH0007", "EI0002", "E40021", "EZ0001"):
+        reg.extract_args(reg.lookup(code), hostile)
+        reg.extract_args(reg.lookup(code), "[" * 5000)
+    assert time.monotonic() - start < 5  # generous; catastrophic backtracking took minutes

@@ -24,7 +24,7 @@ REGISTRY_GLOBS = (
     "*/*/*/conf/error_manager/error_code.json",
 )
 MAX_REGISTRY_BYTES = 64 * 1024 * 1024  # a real registry is < 1 MB; refuse pathological files
-MAX_EXTRACT_CHARS = 16_000  # bound regex work on hostile or huge lines
+MAX_EXTRACT_CHARS = 4096  # real CANN messages are far shorter; bounds regex work on hostile lines
 PLACEHOLDER_RE = re.compile(r"%(?:ll|l|z)?[sdu]")
 _NA = {"", "n/a", "na", "none", "null"}
 
@@ -132,44 +132,101 @@ def _literal(text: str) -> str:
     return r"\s*".join(re.escape(p) for p in parts)
 
 
-def compile_template(template: str, arglist: list[str]) -> list[re.Pattern[str]]:
-    """Template -> search regexes with lazy named groups (DOMAIN 3.4), most exact first.
+def compile_template(template: str, arglist: list[str]) -> re.Pattern[str] | None:
+    """Template -> search regex with lazy named groups (DOMAIN 3.4).
 
-    The last group is tried twice: first ending at the template's final literal at the end of a line
-    (so values with brackets or dots inside stay whole), then ending at the first real occurrence of
-    that literal or at the end of the line (messages are often cut short or followed by more text).
+    The last group ends at the first real occurrence of the template's final literal (not followed by a
+    word character, so "a.b." keeps "a.b") or at the end of the line, since messages are often cut short.
+    `_tail_literal` lets the caller widen it to a final literal that closes the line.
     """
     pieces = PLACEHOLDER_RE.split(template)
     n_groups = len(pieces) - 1
     if n_groups == 0:
-        return []
+        return None
     names = _group_names(arglist)
-    head = [_literal(pieces[0])]
-    for i in range(n_groups - 1):
-        head.append((f"(?P<{names[i]}>" if i < len(names) else "(") + r".*?)")
-        head.append(_literal(pieces[i + 1]))
-    last = f"(?P<{names[n_groups - 1]}>" if n_groups - 1 < len(names) else "("
-    lit = _literal(pieces[-1].rstrip())
-    tails = [last + r"[^\n]*?)" + lit + r"\s*$"]
-    if lit:
-        tails.append(last + r"[^\n]*?)(?:" + lit + r"(?!\w)|\s*$)")
-    out: list[re.Pattern[str]] = []
-    for tail in tails:
-        try:
-            out.append(re.compile("".join(head) + tail, re.MULTILINE))
-        except re.error:
-            pass
+    out = [_literal(pieces[0])]
+    for i in range(n_groups):
+        group = f"(?P<{names[i]}>" if i < len(names) else "("
+        if i < n_groups - 1:
+            out.append(group + r".*?)")
+            out.append(_literal(pieces[i + 1]))
+        else:
+            lit = _literal(pieces[-1].rstrip())
+            if lit:
+                out.append(group + r"[^\n]*?)(?:" + lit + r"(?!\w)|\s*$)")
+            else:
+                out.append(group + r"[^\n]*?)\s*$")
+    try:
+        return re.compile("".join(out), re.MULTILINE)
+    except re.error:
+        return None
+
+
+def _tail_literal(template: str) -> re.Pattern[str] | None:
+    """Regex for "value, then the final literal, then end of line" used to widen the last group."""
+    lit = _literal(PLACEHOLDER_RE.split(template)[-1].rstrip())
+    if not lit:
+        return None
+    return re.compile(r"([^\n]*?)" + lit + r"\s*$")
+
+
+def _widen_last(rx: re.Pattern[str], m: re.Match[str], template: str, text: str) -> dict[str, str]:
+    """Groups of `m`, with the last one running to a final literal that closes the line when there is one
+    (so values holding "]" or "." stay whole, e.g. "group:[g], rankSize[8]")."""
+    args = {k: v for k, v in m.groupdict().items() if v is not None}
+    last = rx.groups
+    start = m.start(last)
+    if start < 0:
+        return args
+    end = text.find("\n", start)
+    segment = text[start:] if end < 0 else text[start:end]
+    tail = _TAIL_CACHE.get(template, False)
+    if tail is False:
+        tail = _TAIL_CACHE[template] = _tail_literal(template)
+    if tail is not None:
+        wide = tail.match(segment)
+        if wide:
+            for name, idx in rx.groupindex.items():
+                if idx == last:
+                    args[name] = wide.group(1)
+    return args
+
+
+_TAIL_CACHE: dict[str, re.Pattern[str] | None] = {}
+
+
+def _literals_in_order(template: str) -> list[re.Pattern[str]]:
+    """The template's literal pieces as small regexes, for a cheap in-order presence check."""
+    out = []
+    for piece in PLACEHOLDER_RE.split(template):
+        piece = piece.strip()
+        if piece:
+            out.append(re.compile(_literal(piece)))
     return out
 
 
-_REGEX_CACHE: dict[tuple[str, tuple[str, ...]], list[re.Pattern[str]]] = {}
+def _plausible(literals: list[re.Pattern[str]], text: str) -> bool:
+    """True when every literal occurs, in order. Lazy groups backtrack badly (polynomially) when a
+    chain almost matches; rejecting texts that cannot match keeps hostile lines cheap."""
+    pos = 0
+    for rx in literals:
+        m = rx.search(text, pos)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
 
 
-def _regex(template: str, arglist: list[str]) -> list[re.Pattern[str]]:
+_LITERAL_CACHE: dict[str, list[re.Pattern[str]]] = {}
+_REGEX_CACHE: dict[tuple[str, tuple[str, ...]], re.Pattern[str] | None] = {}
+
+
+def _regex(template: str, arglist: list[str]) -> re.Pattern[str] | None:
     key = (template, tuple(arglist))
     if key not in _REGEX_CACHE:
         if len(_REGEX_CACHE) > 4096:
             _REGEX_CACHE.clear()
+            _TAIL_CACHE.clear()
         _REGEX_CACHE[key] = compile_template(template, arglist)
     return _REGEX_CACHE[key]
 
@@ -328,10 +385,17 @@ class Registry:
             candidates.append((entry.template, entry.arglist))
         candidates += entry.variants
         for template, arglist in candidates:
-            for rx in _regex(template, arglist):
-                m = rx.search(text)
-                if m:
-                    return {k: v.strip() for k, v in m.groupdict().items() if v is not None}
+            lits = _LITERAL_CACHE.get(template)
+            if lits is None:
+                if len(_LITERAL_CACHE) > 4096:
+                    _LITERAL_CACHE.clear()
+                lits = _LITERAL_CACHE[template] = _literals_in_order(template)
+            if not _plausible(lits, text):
+                continue
+            rx = _regex(template, arglist)
+            m = rx.search(text) if rx is not None else None
+            if m:
+                return {k: v.strip() for k, v in _widen_last(rx, m, template, text).items()}
         return {}
 
     def fill(self, entry: RegistryEntry, args: dict[str, str]) -> str | None:

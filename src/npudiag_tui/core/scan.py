@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 
 from npudiag_tui.core.model import Stream
 
-_PLOG_HIT = re.compile(rb"(?:^|\n)(\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\][^\n]*)")
+# A literal "\n[" prefix lets the regex engine skip ahead at C speed; the chunk's first line
+# is checked separately with match().
+_PLOG_HIT = re.compile(rb"\n(\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\][^\n]*)")
+_PLOG_HIT_FIRST = re.compile(rb"(\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\][^\n]*)")
+# A WARNING is kept only when it may carry a real error (DOMAIN.md 4.1).
+_WARNING_WORTH = re.compile(rb"[EW][0-9A-Z]\d{4}|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
 # Console lines that can matter: anything mentioning an error, a code, a crash or a timeout.
@@ -22,7 +27,7 @@ _CONSOLE_HIT = re.compile(
     r"out of memory|OutOfMemory|[Ff]ailed|FAILED|[Tt]imeout|timed out|time out|Segmentation fault|"
     r"SIG[A-Z]{3,5}|core dumped|^#\d+\s+0x|Killed|Fatal|CRITICAL|\[PID: \d+\]|"
     r"error from device|errorStr|extend info|Assert|cannot open shared object|No module named|"
-    r"set_env\.sh|RankID:|rank=\d+|HcclCommInit"
+    r"set_env\.sh|RankID:|HcclCommInit"
 )
 MAX_HIT_CHARS = 64 * 1024  # per-line work is capped; the full line stays reachable via the index
 
@@ -43,6 +48,9 @@ class SourceScan:
     rank_lines: list[str] = field(default_factory=list)
     has_info: bool = False
     max_hits: int = 200_000
+    run_log: bool = False  # heartbeat lines live in run logs at INFO level
+    rank_found: bool = False
+    rank_bytes: int = 0
 
     def feed(self, file_id: int, data: bytes, first_line: int) -> None:
         if self.stream is Stream.STDOUT:
@@ -59,7 +67,11 @@ class SourceScan:
             self.has_info = True
         positions: list[tuple[int, int]] = []  # (line start, line end)
         n = len(data)
-        for m in _PLOG_HIT.finditer(data):
+        first = _PLOG_HIT_FIRST.match(data)
+        matches = ([first] if first else []) + list(_PLOG_HIT.finditer(data))
+        for m in matches:
+            if data.startswith(b"[WARNING]", m.start(1)) and not _WARNING_WORTH.search(data, m.start(1), m.end(1)):
+                continue
             positions.append((m.start(1), m.end(1)))
             # header-less lines right after an error belong to it (wrapped text, device blocks)
             e = m.end(1)
@@ -71,20 +83,24 @@ class SourceScan:
                 if nxt > e + 1:
                     positions.append((e + 1, nxt))
                 e = nxt
-        for needle in _EXTRA_NEEDLES:
+        for needle in (_EXTRA_NEEDLES if self.run_log else ()):
             p = data.find(needle)
             while p >= 0:
                 s = data.rfind(b"\n", 0, p) + 1
                 e = data.find(b"\n", p)
                 positions.append((s, e if e >= 0 else len(data)))
                 p = data.find(needle, e if e >= 0 else len(data))
-        if len(self.rank_lines) < 8:
+        if not self.rank_found and self.rank_bytes < (8 << 20):
+            self.rank_bytes += len(data)
             for needle in _RANK_NEEDLES:
                 p = data.find(needle)
                 if p >= 0:
                     s = data.rfind(b"\n", 0, p) + 1
                     e = data.find(b"\n", p)
-                    self.rank_lines.append(data[s:e if e >= 0 else len(data)][:2000].decode("utf-8", "replace"))
+                    line = data[s:e if e >= 0 else len(data)][:2000].decode("utf-8", "replace")
+                    self.rank_lines.append(line)
+                    if needle != b"rankSize":
+                        self.rank_found = True
         if not positions:
             return
         positions = sorted(set(positions))

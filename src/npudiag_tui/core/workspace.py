@@ -20,6 +20,26 @@ _HCCL_DEV = re.compile(r"deviceLogicId\[(\d+)\]")
 _RANKID = re.compile(r"RankID:(\d+)")
 
 
+PARALLEL_MIN_BYTES = 64 << 20
+_INDEX_STATE = ("nl_before", "block_time", "newlines", "indexed", "size", "inode", "first_time", "last_time")
+
+
+def _index_files(job: list[tuple[int, str, str, bool, int | None, int]]) -> dict[int, tuple]:
+    """Worker-process half of `Workspace.index_parallel`: index and scan whole files, up to the
+    size seen when the workspace was opened (one consistent snapshot)."""
+    out: dict[int, tuple] = {}
+    for file_id, path, stream, run_log, year, size in job:
+        idx = FileIndex(path, file_id, path, year_hint=year)
+        scan = SourceScan(Stream(stream), run_log=run_log)
+        try:
+            idx.extend(on_chunk=lambda data, off, first, fid=file_id, sc=scan: sc.feed(fid, data, first), limit=size)
+        except IndexError_ as exc:
+            out[file_id] = ({}, [], [], False, str(exc))
+            continue
+        out[file_id] = ({k: getattr(idx, k) for k in _INDEX_STATE}, scan.hits, scan.rank_lines, scan.has_info, None)
+    return out
+
+
 def _year_hint(files: list[SourceFile]) -> int | None:
     """Year for stamps that lack one (vLLM, c10): from CANN file names, else file times."""
     import os
@@ -47,7 +67,7 @@ class Workspace:
         self.indexes: list[FileIndex] = [
             FileIndex(f.path, f.file_id, f.display, year_hint=year) for f in self.files
         ]
-        self.scans: list[SourceScan] = [SourceScan(s.stream) for s in self.sources]
+        self.scans: list[SourceScan] = [SourceScan(s.stream, run_log=s.run_kind == "run") for s in self.sources]
         self._source_of_file: dict[int, Source] = {
             f.file_id: s for s in self.sources for f in s.files
         }
@@ -95,6 +115,9 @@ class Workspace:
         file look newer than another, and lines written after the open are not half-counted.
         Files created after the open are not part of the snapshot.
         """
+        if progress is None and cancelled is None and self.total_bytes >= PARALLEL_MIN_BYTES:
+            self.index_parallel()
+            return
         total = max(self.total_bytes, 1)
         done = 0
         for src in self.sources:
@@ -108,6 +131,51 @@ class Workspace:
                 done += f.size
                 if progress is not None:
                     progress(done, total)
+        self._assign_ranks()
+        self._diagnosis = None
+
+    def index_parallel(self, workers: int = 2) -> None:
+        """Headless indexing of a large tree on several cores (report mode).
+
+        Each worker process indexes and scans whole files and sends back the compact index
+        arrays and the scan hits; results are merged in file order, so the outcome equals
+        `index()`. Small trees are not worth the process start-up.
+        """
+        if workers < 2 or self.total_bytes < PARALLEL_MIN_BYTES or len(self.files) < 2:
+            self.index()
+            return
+        from concurrent.futures import ProcessPoolExecutor
+
+        jobs: list[list[tuple[int, str, str, bool, int | None, int]]] = [[] for _ in range(workers)]
+        loads = [0] * workers
+        for f in sorted(self.files, key=lambda f: -f.size):
+            k = loads.index(min(loads))
+            src = self.source_of_file(f.file_id)
+            jobs[k].append((f.file_id, f.path, src.stream.value, src.run_kind == "run",
+                            self.indexes[f.file_id].year_hint, f.size))
+            loads[k] += f.size
+        results: dict[int, tuple] = {}
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for part in pool.map(_index_files, [j for j in jobs if j]):
+                results.update(part)
+        for src in self.sources:
+            scan = self.scans[src.source_id]
+            for f in src.files:
+                got = results.get(f.file_id)
+                if got is None:
+                    continue
+                state, hits, rank_lines, has_info, error = got
+                if error:
+                    self.problems.append(error)
+                    self.failed_files.add(f.file_id)
+                    continue
+                idx = self.indexes[f.file_id]
+                for key, value in state.items():
+                    setattr(idx, key, value)
+                scan.hits.extend(hits)
+                if not scan.rank_found:
+                    scan.rank_lines.extend(rank_lines)
+                scan.has_info = scan.has_info or has_info
         self._assign_ranks()
         self._diagnosis = None
 

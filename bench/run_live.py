@@ -74,9 +74,9 @@ class Writer(threading.Thread):
         time.sleep(self.start_delay)
         with open(self.path, "a", encoding="utf-8") as fh:
             for i in range(self.n):
+                self.times.append(time.monotonic())  # before the write: a fast reader must find it
                 fh.write(self.line(i))
                 fh.flush()
-                self.times.append(time.monotonic())
                 time.sleep(self.rng.uniform(0.010, 0.060))
 
 
@@ -107,7 +107,8 @@ async def bench_engine(n: int, force_polling: bool) -> dict[str, float]:
                 stop.set()
 
         writer.start()
-        task = asyncio.create_task(watch_paths([str(log)], on_batch, stop, force_polling=force_polling or None))
+        task = asyncio.create_task(watch_paths([str(log)], on_batch, stop, force_polling=force_polling or None,
+                                               known=tail.known_paths))
         try:
             await asyncio.wait_for(stop.wait(), timeout=n * 0.1 + 20)
         finally:
@@ -174,6 +175,10 @@ async def bench_app(n: int, force_polling: bool) -> dict[str, float] | None:
 
 # ---------------------------------------------------------------- 3. idle
 async def bench_idle(seconds: float, force_polling: bool) -> float:
+    c0 = time.process_time()
+    await asyncio.sleep(min(seconds, 2.0))
+    print(f"baseline (asyncio loop, no watcher) for {min(seconds, 2.0):.1f} s: CPU "
+          f"{(time.process_time() - c0) * 1000:.1f} ms", flush=True)
     with tempfile.TemporaryDirectory(prefix="npudiag-idle-") as tmp:
         log, p, _ = make_folder(Path(tmp))
         ws = Workspace.open([str(log)])
@@ -187,7 +192,8 @@ async def bench_idle(seconds: float, force_polling: bool) -> float:
             batches += 1
             tail.apply(paths)
 
-        task = asyncio.create_task(watch_paths([str(log)], on_batch, stop, force_polling=force_polling or None))
+        task = asyncio.create_task(watch_paths([str(log)], on_batch, stop, force_polling=force_polling or None,
+                                               known=tail.known_paths))
         await asyncio.sleep(0.5)  # watcher set up
         c0, w0 = time.process_time(), time.monotonic()
         await asyncio.sleep(seconds)

@@ -353,7 +353,14 @@ class LiveTail:
         return [r for r in self.ws.discovery.roots if os.path.isdir(r)]
 
     def known_paths(self) -> set[str]:
-        return set(self._by_path)
+        """Paths being followed (safe to call from another thread)."""
+        for _ in range(5):
+            try:
+                return set(self._by_path)
+            except RuntimeError:  # resized by apply() on the tail thread meanwhile
+                continue
+        with self._lock:
+            return set(self._by_path)
 
     def sync(self) -> None:
         """Take the current diagnosis as the baseline for anchor-change reports."""
@@ -680,7 +687,7 @@ class LiveTail:
         else:
             src.label = _label(src)
         ws.sources.append(src)
-        ws.scans.append(SourceScan(stream))
+        ws.scans.append(SourceScan(stream, run_log=src.run_kind == "run"))
         return src
 
     # ------------------------------------------------------------ diagnosis

@@ -58,13 +58,48 @@ def make_filter(known: Callable[[], set[str]] | None = None):
 async def watch_paths(roots: list[str], on_batch: Callable[[frozenset[str]], None], stop: asyncio.Event, *,
                       debounce: int = DEBOUNCE_MS, step: int = STEP_MS, force_polling: bool | None = None,
                       known: Callable[[], set[str]] | None = None) -> None:
-    """Run awatch over roots until stop is set; every batch goes to on_batch as a set of paths."""
+    """Run awatch over roots until stop is set; every batch goes to on_batch as a set of paths.
+
+    With polling, watchfiles (notify's poll watcher) compares modification times, and appends
+    within the same second as the previous report can stay unseen until the next change. So in
+    that mode the files we already follow are also re-stated every POLL_DELAY_MS (size, inode,
+    mtime_ns); the poll watcher still finds new files and folders.
+    """
     from watchfiles import awatch
 
-    async for changes in awatch(*roots, stop_event=stop, watch_filter=make_filter(known),
-                                debounce=debounce, step=step, recursive=True,
-                                force_polling=force_polling, poll_delay_ms=POLL_DELAY_MS):
-        on_batch(frozenset(p for _, p in changes))
+    extra = None
+    if force_polling and known is not None:
+        extra = asyncio.create_task(_stat_known(known, on_batch, stop))
+    try:
+        async for changes in awatch(*roots, stop_event=stop, watch_filter=make_filter(known),
+                                    debounce=debounce, step=step, recursive=True,
+                                    force_polling=force_polling, poll_delay_ms=POLL_DELAY_MS):
+            on_batch(frozenset(p for _, p in changes))
+    finally:
+        if extra is not None:
+            extra.cancel()
+
+
+async def _stat_known(known: Callable[[], set[str]], on_batch: Callable[[frozenset[str]], None],
+                      stop: asyncio.Event) -> None:
+    last: dict[str, tuple[int, int, int] | None] = {}
+    while not stop.is_set():
+        changed = set()
+        for p in known():
+            try:
+                st = os.stat(p)
+                sig: tuple[int, int, int] | None = (st.st_size, st.st_ino, st.st_mtime_ns)
+            except OSError:
+                sig = None
+            if p in last and last[p] != sig:
+                changed.add(p)
+            last[p] = sig
+        if changed:
+            on_batch(frozenset(changed))
+        try:
+            await asyncio.wait_for(stop.wait(), POLL_DELAY_MS / 1000)
+        except asyncio.TimeoutError:
+            pass
 
 
 @dataclass

@@ -349,3 +349,19 @@ def test_codes_in_real_lines():
 def test_inner_codes():
     assert codes.is_inner_code("EZ9999") and codes.is_inner_code("E19999") and codes.is_inner_code("EE8888")
     assert not codes.is_inner_code("EZ1001") and not codes.is_inner_code("EI0002")
+
+
+@pytest.mark.parametrize("line", [
+    "[ERROR] ASCENDCL(971,):2026-06-17-12:12:04.881.908 [memory.cpp:608]971 aclrtMemcpyImpl:x",
+    "(VllmWorker rank=3 pid=123) ERROR 02-14 06:01:55 [multiproc_executor.py:601] EZ9999: Inner Error!",
+    "ERROR 03-04 12:57:08 [model_runner.py:1] [mindspore] x",
+])
+def test_clean_keeps_brackets_starting_with_m(line):
+    assert console.clean(line) == line
+
+
+def test_clean_then_prefixes_keep_logger_file():
+    text, pre = console.strip_prefixes(console.clean(
+        "\x1b[36m(VllmWorker rank=3 pid=123)\x1b[0m ERROR 02-14 06:01:55 [multiproc_executor.py:601] EZ9999: x"))
+    assert text == "EZ9999: x" and pre.logger_file == "multiproc_executor.py:601"
+    assert console.clean("x \x1b[m y [0m z [1;31mred") == "x  y  z red"

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_ANSI = re.compile(r"(?:\x1b|\^\[|(?<![\w\]]))\[[0-9;]*m")
+# With ESC (or its caret form) any SGR; with ESC lost, demand a digit so `[memory.cpp:608]` survives.
+_ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m|(?<![\w\]])\[[0-9;]*[0-9][0-9;]*m")
 _CTRL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ")
 _REPEATED = re.compile(r"^\[repeated (\d+)x across cluster\] ")
@@ -117,6 +118,8 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             if pre.rank is None:
                 pre.rank = int(m.group(1))
             line = line[m.end():]
+            if line.startswith(" "):  # torchrun writes "[rank0]: text"; keep deeper indents
+                line = line[1:]
             continue
         m = _PYLOG_PREFIX.match(line)
         if m:
@@ -130,6 +133,13 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             continue
         break
     return line, pre
+
+
+def channel(pre: Prefix) -> tuple | None:
+    """The interleaving channel of a console line (ranks share one console line by line)."""
+    if pre.rank is None and pre.pid is None and pre.worker is None and pre.host is None:
+        return None
+    return (pre.host, pre.worker, pre.pid, pre.rank)
 
 
 def is_continuation(text: str) -> bool:

@@ -144,16 +144,17 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
 
 
 def _link_cascade(events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[ErrorEvent]:
-    """Give every non-anchor event its relation; repeats are per source (a rank repeating itself)."""
-    seen: dict[tuple[int, str], int] = {}
+    """Give every non-anchor event its relation; repeats are per source and rank (a rank
+    repeating itself), so the same timeout on eight ranks stays eight victims."""
+    seen: dict[tuple[int, int | None, str], int] = {}
     cascade: list[ErrorEvent] = []
     anchor_pos = events.index(anchor) if anchor is not None else -1
     if anchor is not None:
-        seen[(anchor.source_id, _normal(anchor.detail or anchor.text))] = anchor_pos
+        seen[(anchor.source_id, anchor.rank, _normal(anchor.detail or anchor.text))] = anchor_pos
     for i, ev in enumerate(events):
         if ev is anchor or ev.kind in ("benign", "context"):
             continue
-        key = (ev.source_id, _normal(ev.detail or ev.text))
+        key = (ev.source_id, ev.rank, _normal(ev.detail or ev.text))
         if key in seen and TIER.get(ev.kind, 9) <= 2:
             ev.secondary = "repeat"
             ev.explained_by = seen[key]

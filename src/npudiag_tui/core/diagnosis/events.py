@@ -82,6 +82,20 @@ def _recorded(text: str) -> int | None:
         return None
 
 
+def _channel_time(idx: FileIndex, line: int, chan: tuple, year_hint: int | None, back: int = 400) -> int | None:
+    """The last own stamp on the same interleaving channel (same rank/worker prefix) before
+    `line`: a rank's traceback must not inherit the time of another rank's block."""
+    first = max(0, line - back)
+    for text in reversed(idx.lines(first, line - first)):
+        body, pre = C.strip_prefixes(C.clean(text))
+        if C.channel(pre) != chan:
+            continue
+        st = find_stamp(body, year_hint)
+        if st is not None:
+            return st.us
+    return None
+
+
 def classify_line(text: str, stream: Stream) -> tuple[str, Level, dict]:
     """(kind, level, extras) for one cleaned, prefix-stripped line."""
     info: dict = {}
@@ -241,7 +255,12 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
         if own is not None:
             t, inherited = own, False
         else:
-            t, inherited = idx.line_time(hit.line)
+            chan = C.channel(pre) if source.stream is Stream.STDOUT else None
+            if chan is not None:
+                # None when the channel has no stamp nearby: the next stamp fills it in later
+                t = _channel_time(idx, hit.line, chan, year_hint)
+            else:
+                t, _ = idx.line_time(hit.line)
             inherited = True
         if in_traceback and kind not in ("cann_detail", "device_exc"):
             kind = "cann_trace"

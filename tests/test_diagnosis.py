@@ -195,3 +195,54 @@ def test_registry_guidance_and_actions_are_filled(tmp_path):
     assert d.next_actions
     # console only: the report says how to collect the plogs
     assert any("ASCEND_PROCESS_LOG_PATH" in m or "ASCEND_GLOBAL_LOG_LEVEL" in m for m in d.missing)
+
+
+def test_interleaved_ranks_inherit_time_from_their_own_channel(tmp_path):
+    console = (
+        "[rank0]:2026-03-11 07:00:00,000 - INFO - step 1\n"
+        "[rank5]:2026-03-11 07:22:00,000 - INFO - step 9\n"
+        "[rank5]: RuntimeError: x.cpp:1 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015\n"
+        "[rank5]: EZ9999: [PID: 5] 2026-03-11-07:22:41.498.770 The error from device(chipId:5, dieId:0), serial number is 3, there is an aicore error, core id is 1, error code = 0x800000\n"
+        "[rank0]: Traceback (most recent call last):\n"
+        "[rank0]:   File \"/w/train.py\", line 3, in <module>\n"
+        "[rank0]: RuntimeError: y.cpp:2 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048\n"
+        "[rank0]: [ERROR] 2026-03-11-07:53:17 (PID:2, Device:0, RankID:0) ERR00100 PTA call acl api failed\n"
+    )
+    ws, d = diagnose(tmp_path, {"train.log": console})
+    assert d.anchor is not None and d.anchor.rank == 5
+    rank0 = [e for e in d.events if e.rank == 0 and "507048" in e.text][0]
+    # rank 0's exception happens at its own block's time, not at rank 5's recorded stamp
+    assert rank0.time is not None and rank0.time > d.anchor.time + 1_000_000
+    assert rank0.secondary == "wrapper"
+
+
+def test_stale_episode_hours_earlier_from_another_process_is_ignored(tmp_path):
+    stale = plog("ERROR", "HCCL", 900, "04:00:00.000.000",
+                 "[hccl_socket_manager.cc:796] [1][Wait][LinkEstablish]wait socket establish timeout, role[0] rank[0] timeout[120 s]")
+    fresh = plog("ERROR", "RUNTIME", 77, "07:00:00.000.000", "[a.cc:1]77 rtMalloc:ErrCode=207001, desc=[memory allocation failed]")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-900_20260311035900000.log": stale,
+                                "debug/plog/plog-77_20260311065900000.log": fresh})
+    assert "207001" in anchor_text(ws, d)
+    assert any(e.attrs.get("stale") for e in d.events)
+
+
+def test_lookalike_same_process_errors_hours_apart_stay_one_episode(tmp_path):
+    early = plog("ERROR", "RUNTIME", 77, "04:00:00.000.000", "[a.cc:1]77 rtKernelLaunch:ErrCode=507015, desc=[aicore exception]")
+    late = plog("ERROR", "RUNTIME", 77, "07:00:00.000.000", "[a.cc:1]77 rtMalloc:ErrCode=207001, desc=[memory allocation failed]")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-77_20260311035900000.log": early + late})
+    assert "507015" in anchor_text(ws, d)
+
+
+def test_timeout_suspect_is_the_silent_peer_named_in_link_error_rows(tmp_path):
+    def timeout_body(pid):
+        return (plog("ERROR", "HCCL", pid, "07:53:17.000.000",
+                     "[hccl_socket_manager.cc:796] [1][Wait][LinkEstablish]wait socket establish timeout, role[0] rank[0] timeout[120 s]") +
+                plog("ERROR", "HCCL", pid, "07:53:17.000.100",
+                     "[hccl_socket_manager.cc:582] [1]   |  10.0.0.4(3)   |  16666  |   10.0.0.1(0)   |  1  |  server  | time out |   DISABLE  | LinkInfo"))
+    files = dict([_rank_plog(0, 100, timeout_body(100)), _rank_plog(1, 101, timeout_body(101)),
+                  _rank_plog(3, 103, plog("INFO", "GE", 103, "07:01:00.000.000", "[g.cc:1]103 Load:loading weights"))])
+    ws, d = diagnose(tmp_path, files)
+    roles = {r.rank: r.role for r in d.ranks}
+    assert roles[3] == "root"
+    assert roles[0] == roles[1] == "victim"
+    assert any("rank 3" in m.lower() for m in d.missing)

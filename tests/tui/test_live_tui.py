@@ -87,6 +87,7 @@ async def test_appended_lines_reach_the_pane(tree):
         assert await wait_for(pilot, lambda: pane.count == before + 3)
         assert watcher.batches >= 2
         watcher.stop()
+        await settle(pilot)  # let source rebuilds finish before teardown
 
 
 @pytest.mark.asyncio
@@ -124,6 +125,7 @@ async def test_new_rank_rotation_truncation_deletion_in_app(tree):
         assert app.is_running
         assert plog_pane.count >= before + 1
         watcher.stop()
+        await settle(pilot)  # let source rebuilds finish before teardown
 
 
 @pytest.mark.asyncio
@@ -140,3 +142,25 @@ async def test_follow_pause_counts_new_lines(tree):
         assert await wait_for(pilot, lambda: watcher.unseen == 0 and app.view("console").count > 0
                               and app.view("console").cursor == app.view("console").count - 1)
         watcher.stop()
+        await settle(pilot)  # let source rebuilds finish before teardown
+
+
+@pytest.mark.asyncio
+async def test_anchor_moves_when_an_earlier_cause_arrives_late(tree):
+    log, console = tree
+    app, ws = live_app(tree)
+    async with app.run_test(size=(160, 50)) as pilot:
+        watcher = await start_watcher(pilot, app)
+        before = app.diagnosis.anchor
+        assert before is not None
+        dev = log / "debug" / "device-7"
+        dev.mkdir()
+        (dev / "device-1000_20260101100000100.log").write_text(
+            "[ERROR] TSCH(6051,tsch):2026-01-01-10:00:00.100.000 [ts_task_handler.c:2081][tid:6053] aicore "
+            "exception, core_id=12, stream_id=2, task_id=18841, err_code=0x800000\n")
+        assert await wait_for(pilot, lambda: app.diagnosis is not None and app.diagnosis.anchor is not None
+                              and "aicore exception" in app.diagnosis.anchor.text)
+        assert app.diagnosis.history and app.diagnosis.history[-1].startswith("debug/")
+        assert any("Anchor moved" in n.message for n in app._notifications)
+        watcher.stop()
+        await settle(pilot)  # let source rebuilds finish before teardown

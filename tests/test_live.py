@@ -257,6 +257,23 @@ def test_deletion_of_an_old_unheld_file_keeps_its_hits(tmp_path):
     tail.close()
 
 
+def test_a_removed_folder_closes_its_files(tmp_path):
+    import shutil
+
+    root, p = tree(tmp_path)
+    dev = root / "debug" / "device-2"
+    dev.mkdir()
+    d = dev / "device-100_20260101100000500.log"
+    d.write_text(info(100, 1.5, "device side"))
+    ws, tail = open_live(root)
+    fid = fid_of(ws, d)
+    shutil.rmtree(dev)
+    upd = tail.apply({str(dev)})  # only the folder reported
+    assert upd.closed_files == [fid]
+    assert ws.indexes[fid].line(0).endswith("device side")  # held: still readable
+    tail.close()
+
+
 def test_new_rank_plog_is_a_new_source(tmp_path):
     root, p = tree(tmp_path)
     ws, tail = open_live(root)

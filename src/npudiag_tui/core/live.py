@@ -409,6 +409,10 @@ class LiveTail:
                         q = _norm(os.path.join(dirpath, fn))
                         if q not in self._by_path:
                             paths.add(q)
+            elif st is None and p not in self._by_path:
+                # a folder that went away (CANN ages whole device-<id> folders): its files too
+                prefix = p + os.sep
+                paths.update(q for q in list(self._by_path) if q.startswith(prefix))
         # known paths: grown, truncated, rotated, deleted
         for p in sorted(paths):
             fid = self._by_path.get(p)

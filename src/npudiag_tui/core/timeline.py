@@ -267,16 +267,16 @@ class Timeline:
 
 def scan_matching_lines(index, pattern: "re.Pattern[bytes]", cancelled: Cancelled | None = None,
                         predicate: Callable[[str], bool] | None = None,
-                        limit: int = 5_000_000, chunk_lines: int = 65536) -> array:
+                        limit: int = 5_000_000, chunk_lines: int = 65536, start: int = 0) -> array:
     """Line numbers of `index` whose raw bytes match `pattern` (and `predicate`, when given).
 
     Reads the file through the index in runs of lines and searches each run with one C-level
     `finditer`, so lines that cannot match cost nothing in Python. `pattern` should be compiled
-    with re.M when it uses ^.
+    with re.M when it uses ^. `start` skips lines already scanned (live tail).
     """
     out = array("I")
     n = index.line_count
-    i = 0
+    i = start
     while i < n:
         if cancelled is not None and cancelled():
             break

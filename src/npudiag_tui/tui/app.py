@@ -1,0 +1,904 @@
+"""The npudiag Textual app: stream panes on one timeline, the diagnosis side panel, the keys.
+
+Flow: the panes open as soon as discovery is done (showing lines while the index grows), the
+index/scan runs in a thread worker, then the diagnosis, then the merged/filtered sources; the
+app jumps to the anchor when the diagnosis arrives. Everything heavy runs in workers that check
+cancellation, so keys work meanwhile.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any, Iterable, Sequence
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Container, Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from npudiag_tui.core.formats.timestamps import format_us
+from npudiag_tui.core.model import Level, Stream
+from npudiag_tui.core.timeline import Timeline, scan_matching_lines
+from npudiag_tui.core.workspace import Workspace
+from npudiag_tui.tui.commands import palette_commands
+from npudiag_tui.tui.lines import line_level
+from npudiag_tui.tui.messages import (
+    DiagnosisReady, IndexDone, IndexProgress, LinesAppended, MarksReady, SearchDone, SourceProgress, SourceReady,
+)
+from npudiag_tui.tui.screens.filter import FilterScreen, FilterSpec
+from npudiag_tui.tui.screens.help import HelpScreen
+from npudiag_tui.tui.screens.ranks import RankScreen
+from npudiag_tui.tui.widgets.log_view import LogView
+from npudiag_tui.tui.widgets.side_panel import SidePanel
+from npudiag_tui.tui.widgets.status_bar import StatusBar
+
+PANES: list[tuple[str, str]] = [("console", "console"), ("plog", "plog"), ("hccl", "HCCL"), ("device", "device")]
+_PANE_STREAMS = {
+    "console": {Stream.STDOUT},
+    "plog": {Stream.PLOG},
+    "hccl": {Stream.PLOG, Stream.DEVICE},
+    "device": {Stream.DEVICE},
+    "merged": {Stream.STDOUT, Stream.PLOG, Stream.DEVICE},
+}
+_STREAM_PANE = {Stream.STDOUT: "console", Stream.PLOG: "plog", Stream.DEVICE: "device"}
+HCCL_RE = re.compile(rb"^\[[A-Z]+\] HCC[LP]\(|^\[[A-Z]+\] OP\([^\n]*Hccl", re.M)
+_HCCL_STR = re.compile(r"^\[[A-Z]+\] HCC[LP]\(|^\[[A-Z]+\] OP\(.*Hccl")
+_MODULE_STR = re.compile(r"^\[[A-Z]+\] ([A-Z][A-Z0-9_]*)\(")
+_LEVEL_PLOG = {
+    int(Level.WARNING): re.compile(rb"^\[(?:WARNING|ERROR|CRITICAL|EXCEPTION)\] ", re.M),
+    int(Level.ERROR): re.compile(rb"^\[(?:ERROR|CRITICAL|EXCEPTION)\] ", re.M),
+}
+_LEVEL_CONSOLE = re.compile(rb"(?i)error|exception|traceback|fail|fatal|critical|warn|ERR\d{5}|"
+                            rb"out of memory|core dumped|segmentation", re.M)
+
+
+def _compile_search(term: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
+    """A case-insensitive regex for the term; an invalid regex is searched literally."""
+    try:
+        return re.compile(term, re.I), re.compile(term.encode("utf-8"), re.I | re.M)
+    except (re.error, ValueError):
+        lit = re.escape(term)
+        return re.compile(lit, re.I), re.compile(lit.encode("utf-8"), re.I | re.M)
+
+
+class NpuDiagApp(App[int]):
+    """Interactive explorer over one opened set of Ascend logs."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "npudiag-tui"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("e", "next_error", "Err", id="next_error"),
+        Binding("E", "prev_error", "PrevErr", show=False, id="prev_error"),
+        Binding("w", "next_warning", "Warn", id="next_warning"),
+        Binding("W", "prev_warning", "PrevWarn", show=False, id="prev_warning"),
+        Binding("a", "jump_anchor", "Anchor", id="jump_anchor"),
+        Binding("right_square_bracket", "next_cascade", "Cascade", key_display="]", id="next_cascade"),
+        Binding("left_square_bracket", "prev_cascade", "PrevCascade", show=False, key_display="[",
+                id="prev_cascade"),
+        Binding("slash", "search", "Search", key_display="/", id="search"),
+        Binding("n", "next_hit", "Next hit", show=False, id="next_hit"),
+        Binding("N", "prev_hit", "Prev hit", show=False, id="prev_hit"),
+        Binding("f", "filter", "Filter", id="filter"),
+        Binding("F", "clear_filters", "Clear filters", show=False, id="clear_filters"),
+        Binding("r", "choose_ranks", "Ranks", id="choose_ranks"),
+        Binding("m", "toggle_merged", "Merge", id="toggle_merged"),
+        Binding("v", "toggle_layout", "Layout", id="toggle_layout"),
+        Binding("p", "toggle_panel", "Panel", show=False, id="toggle_panel"),
+        Binding("c", "focus_cascade", "Cascade list", show=False, id="focus_cascade"),
+        Binding("t", "toggle_follow", "Follow", id="toggle_follow"),
+        Binding("tab", "next_pane", "Pane", show=False, id="next_pane"),
+        Binding("shift+tab", "prev_pane", "Prev pane", show=False, id="prev_pane"),
+        Binding("y", "copy_line", "Copy", show=False, id="copy_line"),
+        Binding("question_mark", "help", "Help", key_display="?", id="help"),
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("escape", "close_search", "Close search", show=False),
+    ]
+
+    def __init__(self, workspace_or_paths: Workspace | Sequence[str], stdout: Sequence[str] | None = None,
+                 registry_files: Sequence[str] | None = None, follow: bool = False,
+                 layout: str | None = None, side_panel: bool | None = None) -> None:
+        super().__init__()
+        if isinstance(workspace_or_paths, Workspace):
+            self.ws = workspace_or_paths
+        else:
+            self.ws = Workspace.open(list(workspace_or_paths), list(stdout or []), list(registry_files or []))
+        self.following = follow
+        self.layout_mode = layout
+        self.side_panel_default = side_panel
+        self.spec = FilterSpec()
+        self.diagnosis: Any = None
+        self.diagnosis_error: str | None = None
+        self.indexed = False
+        self.merged_mode = False
+        self.cascade_index = -1
+        self.generation = 0
+        self.search_generation = 0
+        self.search_term = ""
+        self.search_matches: dict[int, Any] | None = None
+        self._merged_generation = -1
+        self._hit_levels: list[tuple[int, int, int]] | None = None
+        self._pending_anchor_jump = True
+        self._pending_sources = 0
+        self._marks_ready = False
+        self._marks_scanned: dict[int, int] = {}
+        self._level_marks: list[tuple[int, int, int]] = []
+        self._last_view: LogView | None = None
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Container(id="panes"):
+                for key, title in PANES:
+                    yield LogView(self.ws, title, key, id=f"pane-{key}")
+            yield LogView(self.ws, "merged timeline", "merged", merged=True, id="pane-merged")
+            yield SidePanel(id="side")
+        yield Input(placeholder="search (regex or text), enter to find, esc to close", id="search")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def is_settled(self) -> bool:
+        """True when indexing, diagnosis and source building are all finished (tests, screenshots)."""
+        if not self.indexed or (self.diagnosis is None and self.diagnosis_error is None):
+            return False
+        if not self._marks_ready or self._pending_sources or (self.search_term and self.search_matches is None):
+            return False
+        return not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from palette_commands(self)
+
+    def on_mount(self) -> None:
+        width = self.size.width
+        layout = self.layout_mode or ("side" if width >= 200 else "stacked")
+        self.query_one("#panes").set_class(layout == "side", "-side")
+        show_side = self.side_panel_default if self.side_panel_default is not None else width >= 100
+        self.query_one("#side").display = show_side
+        self.query_one("#pane-merged").display = False
+        self.query_one("#search").display = False
+        self._apply_standin_sources()
+        self._update_pane_visibility()
+        first = self.visible_views()
+        if first:
+            first[0].focus()
+        self.query_one(StatusBar).set_follow(self.following)
+        self.query_one(SidePanel).show_pending("Indexing…")
+        for problem in self.ws.problems:
+            self.notify(problem, severity="warning", markup=False)
+        self._seen_problems = len(self.ws.problems)
+        self._index_started = time.monotonic()
+        self.index_worker()
+
+    # ------------------------------------------------------------------ panes
+    def views(self) -> list[LogView]:
+        return [self.query_one(f"#pane-{key}", LogView) for key, _ in PANES]
+
+    def view(self, pane: str) -> LogView:
+        return self.query_one(f"#pane-{pane}", LogView)
+
+    def visible_views(self) -> list[LogView]:
+        if self.merged_mode:
+            return [self.view("merged")]
+        return [v for v in self.views() if v.display]
+
+    def focused_view(self) -> LogView | None:
+        focused = self.focused
+        if isinstance(focused, LogView) and focused.display:
+            return focused
+        views = self.visible_views()
+        if self._last_view in views:
+            return self._last_view
+        return views[0] if views else None
+
+    def pane_files(self, pane: str) -> list[int]:
+        streams = _PANE_STREAMS[pane]
+        ranks = self.spec.ranks
+        out = []
+        for src in self.ws.sources:
+            if src.stream not in streams:
+                continue
+            if pane == "merged":
+                key = _STREAM_PANE[src.stream]
+                if key in self.spec.hidden:
+                    continue
+            if ranks is not None and src.stream is not Stream.STDOUT and src.rank not in ranks:
+                continue
+            out.extend(f.file_id for f in src.files)
+        return out
+
+    def _needs_selection(self, pane: str) -> bool:
+        return pane == "hccl" or self.spec.line_filter
+
+    def _apply_standin_sources(self) -> None:
+        """Cheap sources right away: concatenated files (no merge yet), empty for filtered panes."""
+        for key, _ in PANES:
+            view = self.view(key)
+            if self._needs_selection(key):
+                view.set_source(Timeline(self.ws, []), keep=True)
+                view.set_status("building…")
+            else:
+                fids = self.pane_files(key)
+                tl = Timeline(self.ws, fids)
+                if tl.mode == "merge":
+                    tl = Timeline(self.ws, fids, mode="concat")
+                    view.set_status("unmerged" if self.indexed else "indexing…")
+                else:
+                    view.set_status("" if self.indexed else "indexing…")
+                view.set_source(tl, keep=True)
+
+    def _update_pane_visibility(self) -> None:
+        for key, _ in PANES:
+            has_files = bool(self.pane_files(key)) if key != "hccl" else bool(self.pane_files("plog")
+                                                                              or self.pane_files("device"))
+            self.view(key).display = (not self.merged_mode) and has_files and key not in self.spec.hidden
+        self.query_one("#panes").display = not self.merged_mode
+        self.view("merged").display = self.merged_mode
+
+    def _rebuild_sources(self, include_merged: bool | None = None) -> None:
+        self.generation += 1
+        self._apply_standin_sources()
+        self._update_pane_visibility()
+        for v in self.views() + [self.view("merged")]:
+            v.anchor_refs = self._anchor_refs()
+            v.invalidate_marks()
+        if not self.indexed:
+            return
+        panes = [key for key, _ in PANES]
+        if include_merged or (include_merged is None and self.merged_mode):
+            panes.append("merged")
+            self._merged_generation = self.generation
+        self._pending_sources = len(panes)
+        self.build_sources(panes, self.generation, self.spec)
+
+    # ------------------------------------------------------------------ workers
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False, name="index")
+    def index_worker(self) -> None:
+        worker = get_current_worker()
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.05:
+                last[0] = now
+                self.post_message(IndexProgress(done, total))
+
+        self.ws.index(progress=progress, cancelled=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.post_message(IndexDone())
+
+    @work(thread=True, exclusive=True, group="diagnose", exit_on_error=False, name="diagnose")
+    def diagnose_worker(self) -> None:
+        try:
+            diagnosis = self.ws.diagnose()
+        except ImportError as exc:
+            self.post_message(DiagnosisReady(None, f"diagnosis unavailable ({exc})"))
+            return
+        except Exception as exc:  # the engine is young: keep the explorer usable
+            self.post_message(DiagnosisReady(None, f"diagnosis failed: {exc!r}"))
+            return
+        self.post_message(DiagnosisReady(diagnosis))
+
+    @work(thread=True, exclusive=True, group="sources", exit_on_error=False, name="sources")
+    def build_sources(self, panes: list[str], generation: int, spec: FilterSpec) -> None:
+        self._build(panes, generation, spec)
+
+    @work(thread=True, exclusive=True, group="merged", exit_on_error=False, name="merged")
+    def build_merged(self, generation: int, spec: FilterSpec) -> None:
+        self._build(["merged"], generation, spec)
+
+    def _build(self, panes: list[str], generation: int, spec: FilterSpec) -> None:
+        worker = get_current_worker()
+        cancelled = lambda: worker.is_cancelled  # noqa: E731
+        for pane in panes:
+            if cancelled():
+                return
+            fids = self.pane_files(pane)
+            label = dict(PANES).get(pane, pane)
+            if pane == "hccl" or spec.line_filter:
+                selection = {}
+                for k, fid in enumerate(fids):
+                    if cancelled():
+                        return
+                    src = self.ws.source_of_file(fid)
+                    pattern, predicate = self._line_filter(pane, src.stream, spec)
+                    selection[fid] = scan_matching_lines(self.ws.indexes[fid], pattern, cancelled, predicate)
+                    self.post_message(SourceProgress(label, k + 1, len(fids)))
+                tl = Timeline(self.ws, fids, selection)
+            else:
+                tl = Timeline(self.ws, fids)
+            if tl.mode == "merge":
+                ok = tl.build(lambda d, t: self.post_message(SourceProgress(label, d, t)), cancelled)
+                if not ok:
+                    return
+            self.post_message(SourceReady(pane, tl, generation))
+        self.post_message(SourceProgress("", 0, 0))
+
+    def _line_filter(self, pane: str, stream: Stream, spec: FilterSpec):
+        """(bytes prefilter regex, exact predicate on the decoded line) for one file."""
+        checks = []
+        pattern = None
+        if spec.regex:
+            try:
+                pattern = re.compile(spec.regex.encode("utf-8"), re.M)
+            except re.error:
+                pattern = re.compile(re.escape(spec.regex).encode("utf-8"), re.M)
+        if pane == "hccl":
+            checks.append(lambda s: bool(_HCCL_STR.search(s)))
+            pattern = pattern or HCCL_RE
+        if spec.module:
+            mod = spec.module
+            checks.append(lambda s: (m := _MODULE_STR.match(s)) is not None and m.group(1) == mod)
+            pattern = pattern or re.compile(rb"^\[[A-Z]+\] " + re.escape(mod.encode()) + rb"\(", re.M)
+        if spec.min_level:
+            lvl = spec.min_level
+            checks.append(lambda s: line_level(s) >= lvl)
+            if pattern is None:
+                pattern = _LEVEL_CONSOLE if stream is Stream.STDOUT else _LEVEL_PLOG.get(lvl, _LEVEL_PLOG[5])
+        if pattern is None:
+            pattern = re.compile(rb"^", re.M)
+        if not checks:
+            return pattern, None
+        return pattern, lambda s: all(c(s) for c in checks)
+
+    @work(thread=True, exclusive=False, group="marks", exit_on_error=False, name="marks")
+    def marks_worker(self, file_ids: list[int] | None = None) -> None:
+        """Find warning and error lines (C-speed prefilter, exact level on the hits).
+
+        Incremental per file: only lines after the last scanned one are read, so the live tail
+        can call it for the files that grew.
+        """
+        worker = get_current_worker()
+        found: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        wanted = set(file_ids) if file_ids is not None else None
+        for src in self.ws.sources:
+            pattern = _LEVEL_CONSOLE if src.stream is Stream.STDOUT else _LEVEL_PLOG[int(Level.WARNING)]
+            for f in src.files:
+                if wanted is not None and f.file_id not in wanted:
+                    continue
+                if worker.is_cancelled:
+                    return
+                idx = self.ws.indexes[f.file_id]
+                start = self._marks_scanned.get(f.file_id, 0)
+                end = idx.line_count
+                levels: list[int] = []
+
+                def keep(text: str, levels: list[int] = levels) -> bool:
+                    lvl = int(line_level(text))
+                    if lvl >= Level.WARNING:
+                        levels.append(lvl)
+                        return True
+                    return False
+
+                lines = scan_matching_lines(idx, pattern, lambda: worker.is_cancelled, keep, start=start)
+                found[f.file_id] = (end, list(zip(lines, levels)))
+        self.post_message(MarksReady(found))
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
+    def search_worker(self, pattern: re.Pattern[bytes], generation: int) -> None:
+        worker = get_current_worker()
+        matches: dict[int, Any] = {}
+        truncated = False
+        budget = 2_000_000
+        for idx in self.ws.indexes:
+            if worker.is_cancelled:
+                return
+            got = scan_matching_lines(idx, pattern, lambda: worker.is_cancelled, limit=budget)
+            budget -= len(got)
+            if got:
+                matches[idx.file_id] = got
+            if budget <= 0:
+                truncated = True
+                break
+        self.post_message(SearchDone(matches, generation, truncated))
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.notify(f"{event.worker.name} failed: {event.worker.error!r}", severity="error", markup=False)
+
+    # ------------------------------------------------------------------ message handlers
+    def on_index_progress(self, message: IndexProgress) -> None:
+        self.query_one(StatusBar).set_progress(message.done, message.total)
+        for v in self.views():
+            if v.display:
+                v.refresh_count()
+
+    def on_index_done(self, message: IndexDone) -> None:
+        self.indexed = True
+        self._hit_levels = None
+        self._marks_ready = False
+        self._marks_scanned.clear()
+        self._level_marks = []
+        self.marks_worker()
+        self.query_one(StatusBar).set_progress(None)
+        for problem in self.ws.problems[self._seen_problems:]:
+            self.notify(problem, severity="warning", markup=False)
+        self._seen_problems = len(self.ws.problems)
+        for v in self.views():
+            v.invalidate_marks()
+            v.refresh_count()
+        self._apply_standin_sources()
+        self._update_pane_visibility()
+        self.query_one(SidePanel).show_pending("Diagnosing…")
+        self.diagnose_worker()
+
+    def on_diagnosis_ready(self, message: DiagnosisReady) -> None:
+        self.diagnosis = message.diagnosis
+        self.diagnosis_error = message.error
+        side = self.query_one(SidePanel)
+        side.show(message.diagnosis, message.error)
+        if message.diagnosis is None:
+            self.notify(message.error or "diagnosis unavailable", severity="warning", markup=False)
+        refs = self._anchor_refs()
+        for v in self.views() + [self.view("merged")]:
+            v.anchor_refs = refs
+            v.clear_caches()
+        if self._pending_anchor_jump and self.anchor_event() is not None:
+            self._pending_anchor_jump = False
+            if self.following:  # opening on the anchor means we are not at the tail
+                self.following = False
+                self.query_one(StatusBar).set_follow(False)
+            self.cascade_index = 0
+            self.jump_to_ref(self.anchor_event().ref)
+            side.highlight(0)
+        elif self.following:
+            for v in self.visible_views():
+                v.set_cursor(v.count - 1)
+        self._rebuild_sources()
+
+    def on_source_progress(self, message: SourceProgress) -> None:
+        bar = self.query_one(StatusBar)
+        if not message.label:
+            bar.set_progress(None)
+            return
+        bar.set_progress(message.done, message.total)
+
+    def on_source_ready(self, message: SourceReady) -> None:
+        if message.generation != self.generation:
+            return
+        self._pending_sources = max(self._pending_sources - 1, 0)
+        view = self.view(message.pane)
+        view.set_source(message.timeline, keep=True)
+        view.set_status("")
+        view.anchor_refs = self._anchor_refs()
+        focused = self.focused_view()
+        if focused is not None and focused is not view and view.display and focused.count:
+            self._align(view, focused)
+        if view is self.focused_view():
+            self._update_status()
+
+    def on_search_done(self, message: SearchDone) -> None:
+        if message.generation != self.search_generation:
+            return
+        self.search_matches = message.matches
+        for v in self.views() + [self.view("merged")]:
+            v.invalidate_marks()
+        total = sum(len(a) for a in message.matches.values())
+        more = " (truncated)" if message.truncated else ""
+        self.notify(f"{total:,} matching lines{more}", markup=False)
+        self._goto_mark("hits", True, wrap=True)
+
+    def on_lines_appended(self, file_ids: "Iterable[int] | LinesAppended") -> None:
+        """Public entry for the live tail: these files grew; refresh counts and follow.
+
+        Safe from any thread: a plain call posts a `LinesAppended` message, and the message
+        (posted here or by the tail itself) is handled by this same method on the UI thread.
+        """
+        if isinstance(file_ids, LinesAppended):
+            self._apply_growth(file_ids.file_ids)
+        else:
+            self.post_message(LinesAppended(tuple(file_ids)))
+
+    def _apply_growth(self, file_ids: tuple[int, ...]) -> None:
+        grown = set(file_ids)
+        if self._marks_ready:
+            self.marks_worker(sorted(grown))
+        for v in self.views() + [self.view("merged")]:
+            tl = v.timeline
+            if grown & set(tl.file_ids):
+                if tl.mode == "merge" and tl.selection is None:
+                    tl.build()
+                v.invalidate_marks()
+                v.refresh_count()
+                if self.following:
+                    v.set_cursor(v.count - 1)
+        self._update_status()
+
+    # ------------------------------------------------------------------ anchor and cascade
+    def anchor_event(self) -> Any:
+        return getattr(self.diagnosis, "anchor", None)
+
+    def _anchor_refs(self) -> frozenset[tuple[int, int]]:
+        ev = self.anchor_event()
+        if ev is None:
+            return frozenset()
+        refs = {(r.file_id, r.line) for r in (ev.lines or [])}
+        refs.add((ev.ref.file_id, ev.ref.line))
+        return frozenset(refs)
+
+    def cascade_entries(self) -> list[Any]:
+        if self.diagnosis is None:
+            return []
+        out = [self.diagnosis.anchor] if self.diagnosis.anchor is not None else []
+        return out + list(self.diagnosis.cascade)
+
+    def jump_to_ref(self, ref: Any) -> LogView | None:
+        """Bring the line to the cursor of the best pane and align the others on it."""
+        fid, line = ref.file_id, ref.line
+        views = self.visible_views()
+        if not views:
+            return None
+        preferred = "merged" if self.merged_mode else _STREAM_PANE.get(self.ws.source_of_file(fid).stream, "")
+        order = sorted(views, key=lambda v: v.pane != preferred)
+        for v in order:
+            pos = v.timeline.position_of(fid, line)
+            if pos is not None:
+                v.focus()
+                v.set_cursor(pos, center=True)
+                self.sync_from(v)
+                self._update_status()
+                return v
+        # the line is hidden (ranks/filters) or not merged yet: go to the same moment
+        t, _ = self.ws.indexes[fid].line_time(line)
+        target = order[0]
+        if t is not None:
+            t += self.ws.source_of_file(fid).clock_offset_us
+            target.focus()
+            target.set_cursor(target.timeline.position_at_time(t), center=True)
+            self.sync_from(target)
+        self.notify("that line is not shown (filters or ranks); moved to the same moment", markup=False)
+        self._update_status()
+        return target
+
+    def sync_from(self, source: LogView) -> None:
+        """Bring every other visible pane to the line (or the moment) under source's cursor."""
+        for v in self.visible_views():
+            if v is not source and v.count:
+                self._align(v, source)
+
+    def _align(self, view: LogView, source: LogView) -> None:
+        ref = source.ref_at(source.cursor)
+        when = source.time_at(source.cursor)
+        pos = view.timeline.position_of(*ref) if ref is not None else None
+        if pos is None and when is not None:
+            pos = view.timeline.position_at_time(when)
+        if pos is not None:
+            view.set_cursor(pos, center=True)
+
+    def _jump_cascade(self, index: int) -> None:
+        entries = self.cascade_entries()
+        if not entries:
+            self.notify("no anchor / cascade (diagnosis not available yet)", markup=False)
+            return
+        index = max(0, min(index, len(entries) - 1))
+        self.cascade_index = index
+        self.jump_to_ref(entries[index].ref)
+        self.query_one(SidePanel).highlight(index)
+
+    @on(SidePanel.EntryChosen)
+    def _entry_chosen(self, message: SidePanel.EntryChosen) -> None:
+        self._jump_cascade(message.index)
+
+    @on(LogView.CursorMoved)
+    def _cursor_moved(self, message: LogView.CursorMoved) -> None:
+        view = message.view
+        if self.following and view.cursor < view.count - 1:
+            self.following = False
+            self.query_one(StatusBar).set_follow(False)
+        self.sync_from(view)
+        self._update_status()
+
+    def on_descendant_focus(self) -> None:
+        if isinstance(self.focused, LogView):
+            self._last_view = self.focused
+        self._update_status()
+
+    def _update_status(self) -> None:
+        view = self.focused_view()
+        bar = self.query_one(StatusBar)
+        if view is None:
+            bar.set_text("no log files")
+            return
+        text = Text()
+        text.append(f"{view.title} ", "bold")
+        text.append(f"{view.cursor + 1 if view.count else 0:,}/{view.count:,} ")
+        ref = view.ref_at(view.cursor)
+        when = view.time_at(view.cursor)
+        if when is not None:
+            text.append(f"{format_us(when)} ", "cyan")
+        if ref is not None:
+            text.append(f"{self.ws.files[ref[0]].display}:{ref[1] + 1}", "dim")
+        if self.spec.describe():
+            text.append(f"  filter: {self.spec.describe()}", "yellow")
+        if self.search_term:
+            text.append(f"  /{self.search_term}", "magenta")
+        bar.set_text(text)
+
+    # ------------------------------------------------------------------ marks (errors, warnings, hits)
+    def on_marks_ready(self, message: MarksReady) -> None:
+        for fid, (end, items) in message.marks.items():
+            if end <= self._marks_scanned.get(fid, 0):
+                continue
+            self._marks_scanned[fid] = end
+            self._level_marks.extend((fid, line, lvl) for line, lvl in items)
+        self._hit_levels = self._level_marks
+        self._marks_ready = True
+        for v in self.views() + [self.view("merged")]:
+            v.invalidate_marks()
+
+    def _hits(self) -> list[tuple[int, int, int]]:
+        if self._marks_ready and self._hit_levels is not None:
+            return self._hit_levels
+        # until the level scan is done: the engine's error candidates
+        if self._hit_levels is None or not self.indexed:
+            out = []
+            for scan in self.ws.scans:
+                for h in list(scan.hits):
+                    out.append((h.file_id, h.line, int(line_level(h.text))))
+            if not self.indexed:
+                return out
+            self._hit_levels = out
+        return self._hit_levels
+
+    def _mark_refs(self, kind: str) -> list[tuple[int, int]]:
+        if kind == "errors":
+            return [(f, ln) for f, ln, lv in self._hits() if lv >= Level.ERROR]
+        if kind == "warnings":
+            return [(f, ln) for f, ln, lv in self._hits() if lv == Level.WARNING]
+        if kind == "hits":
+            out = []
+            for fid, lines in (self.search_matches or {}).items():
+                out.extend((fid, ln) for ln in lines)
+            return out
+        return []
+
+    def _goto_mark(self, kind: str, forward: bool, wrap: bool = False) -> None:
+        view = self.focused_view()
+        if view is None:
+            return
+        marks = view.marks(kind, lambda: self._mark_refs(kind)) if self.indexed else \
+            view.positions_of(self._mark_refs(kind))
+        pos = view.next_mark(marks, forward)
+        if pos is None and wrap and marks:
+            pos = marks[0] if forward else marks[-1]
+        if pos is None:
+            names = {"errors": "error", "warnings": "warning", "hits": "search hit"}
+            where = "after" if forward else "before"
+            self.notify(f"no {names[kind]} {where} the cursor in {view.title}", markup=False)
+            return
+        view.set_cursor(pos, center=True)
+        self.sync_from(view)
+        self._update_status()
+
+    # ------------------------------------------------------------------ actions
+    def action_next_error(self) -> None:
+        self._goto_mark("errors", True)
+
+    def action_prev_error(self) -> None:
+        self._goto_mark("errors", False)
+
+    def action_next_warning(self) -> None:
+        self._goto_mark("warnings", True)
+
+    def action_prev_warning(self) -> None:
+        self._goto_mark("warnings", False)
+
+    def action_jump_anchor(self) -> None:
+        if self.anchor_event() is None:
+            msg = self.diagnosis_error or ("no error found" if self.diagnosis else "diagnosis not ready yet")
+            self.notify(msg, markup=False)
+            return
+        self._jump_cascade(0)
+
+    def action_next_cascade(self) -> None:
+        self._jump_cascade(self.cascade_index + 1)
+
+    def action_prev_cascade(self) -> None:
+        self._jump_cascade(self.cascade_index - 1)
+
+    def action_search(self) -> None:
+        box = self.query_one("#search", Input)
+        box.display = True
+        box.value = self.search_term
+        box.focus()
+
+    def action_close_search(self) -> None:
+        box = self.query_one("#search", Input)
+        if box.display:
+            box.display = False
+            view = self.focused_view() or (self.visible_views() or [None])[0]
+            if view is not None:
+                view.focus()
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        term = event.value
+        self.action_close_search()
+        self.start_search(term)
+
+    def start_search(self, term: str) -> None:
+        self.search_term = term
+        self.search_generation += 1
+        self.search_matches = None
+        for v in self.views() + [self.view("merged")]:
+            v.invalidate_marks()
+        if not term:
+            for v in self.views() + [self.view("merged")]:
+                v.search_re = None
+                v.clear_caches()
+            self._update_status()
+            return
+        str_re, bytes_re = _compile_search(term)
+        for v in self.views() + [self.view("merged")]:
+            v.search_re = str_re
+            v.clear_caches()
+        self._update_status()
+        self.search_worker(bytes_re, self.search_generation)
+
+    def action_next_hit(self) -> None:
+        if self.search_matches is None:
+            self.notify("no search yet (press /)" if not self.search_term else "searching…", markup=False)
+            return
+        self._goto_mark("hits", True)
+
+    def action_prev_hit(self) -> None:
+        if self.search_matches is None:
+            self.notify("no search yet (press /)" if not self.search_term else "searching…", markup=False)
+            return
+        self._goto_mark("hits", False)
+
+    def action_filter(self) -> None:
+        panes = [(k, t) for k, t in PANES if k != "hccl" or self.pane_files("plog") or self.pane_files("device")]
+        self.push_screen(FilterScreen(self.spec, panes), self._filter_chosen)
+
+    def _filter_chosen(self, spec: FilterSpec | None) -> None:
+        if spec is None:
+            return
+        self.apply_filter(spec)
+
+    def apply_filter(self, spec: FilterSpec) -> None:
+        self.spec = spec
+        self._merged_generation = -1
+        self._rebuild_sources()
+        views = self.visible_views()
+        if views and not (isinstance(self.focused, LogView) and self.focused.display):
+            views[0].focus()
+        self._update_status()
+        if spec.describe():
+            self.notify(f"filter: {spec.describe()}", markup=False)
+
+    def action_clear_filters(self) -> None:
+        self.apply_filter(FilterSpec())
+
+    def action_choose_ranks(self) -> None:
+        ranks = sorted({s.rank for s in self.ws.sources if s.rank is not None})
+        if not ranks:
+            self.notify("no rank information in these logs", markup=False)
+            return
+        labels = []
+        for r in ranks:
+            pids = sorted({s.pid for s in self.ws.sources if s.rank == r and s.pid is not None})
+            labels.append((r, f"rank {r}  pid {','.join(map(str, pids))}"))
+        self.push_screen(RankScreen(labels, self.spec.ranks), self._ranks_chosen)
+
+    def _ranks_chosen(self, ranks: Any) -> None:
+        if ranks is False:
+            return
+        spec = FilterSpec(self.spec.min_level, self.spec.streams, ranks, self.spec.module, self.spec.regex,
+                          self.spec.hidden)
+        self.apply_filter(spec)
+
+    def action_toggle_merged(self) -> None:
+        current = self.focused_view()
+        self.merged_mode = not self.merged_mode
+        merged = self.view("merged")
+        self._update_pane_visibility()
+        if self.merged_mode:
+            if self._merged_generation != self.generation:
+                self._merged_generation = self.generation
+                fids = self.pane_files("merged")
+                if self.spec.line_filter or not self.indexed:
+                    merged.set_source(Timeline(self.ws, fids, mode="concat") if not self.spec.line_filter
+                                      else Timeline(self.ws, []), keep=False)
+                    merged.set_status("building…")
+                else:
+                    merged.set_source(Timeline(self.ws, fids, mode="concat"), keep=False)
+                    merged.set_status("merging…")
+                if self.indexed:
+                    self._pending_sources += 1
+                    self.build_merged(self.generation, self.spec)
+            merged.anchor_refs = self._anchor_refs()
+            merged.focus()
+            if current is not None and current.count:
+                ref = current.ref_at(current.cursor)
+                pos = merged.timeline.position_of(*ref) if ref else None
+                if pos is None:
+                    when = current.time_at(current.cursor)
+                    pos = merged.timeline.position_at_time(when) if when is not None else 0
+                merged.set_cursor(pos, center=True)
+                self.call_after_refresh(merged.scroll_cursor_visible, True)
+        else:
+            views = self.visible_views()
+            if views:
+                target = next((v for v in views if v.timeline.position_of(*(merged.ref_at(merged.cursor)
+                                                                               or (-1, -1))) is not None),
+                              views[0])
+                target.focus()
+                ref = merged.ref_at(merged.cursor)
+                if ref is not None:
+                    pos = target.timeline.position_of(*ref)
+                    if pos is not None:
+                        target.set_cursor(pos, center=True)
+                self.sync_from(target)
+                for v in views:
+                    self.call_after_refresh(v.scroll_cursor_visible, True)
+        self._update_status()
+
+    def action_toggle_layout(self) -> None:
+        panes = self.query_one("#panes")
+        panes.set_class(not panes.has_class("-side"), "-side")
+        for v in self.visible_views():
+            self.call_after_refresh(v.scroll_cursor_visible, True)
+
+    def action_toggle_panel(self) -> None:
+        side = self.query_one("#side")
+        side.display = not side.display
+
+    def action_focus_cascade(self) -> None:
+        side = self.query_one("#side")
+        side.display = True
+        self.query_one("#cascade", OptionList).focus()
+
+    def action_toggle_follow(self) -> None:
+        self.following = not self.following
+        self.query_one(StatusBar).set_follow(self.following)
+        if self.following:
+            for v in self.visible_views():
+                v.set_cursor(v.count - 1)
+        self._update_status()
+
+    def _cycle(self, step: int) -> None:
+        views = self.visible_views()
+        if not views:
+            return
+        current = self.focused
+        k = views.index(current) if current in views else -1
+        views[(k + step) % len(views)].focus()
+        self._update_status()
+
+    def action_next_pane(self) -> None:
+        self._cycle(1)
+
+    def action_prev_pane(self) -> None:
+        self._cycle(-1)
+
+    def action_copy_line(self) -> None:
+        view = self.focused_view()
+        ref = view.ref_at(view.cursor) if view else None
+        if ref is None:
+            return
+        line = self.ws.indexes[ref[0]].line(ref[1])
+        self.copy_to_clipboard(line)
+        self.notify("line copied", markup=False)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+
+def run_tui(paths: Sequence[str], stdout: Sequence[str] | None = None, registry_files: Sequence[str] | None = None,
+            follow: bool = True) -> int:
+    """Entry point for the CLI: open the logs, run the app, return the exit code."""
+    ws = Workspace.open(list(paths), list(stdout or []), list(registry_files or []))
+    try:
+        app = NpuDiagApp(ws, follow=follow)
+        app.run()
+    finally:
+        ws.close()
+    return 0

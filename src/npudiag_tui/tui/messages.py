@@ -1,0 +1,76 @@
+"""App-wide messages posted by workers (thread-safe via post_message)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+
+@dataclass
+class IndexProgress(Message):
+    """Bytes indexed so far; coalesces so a fast indexer cannot flood the queue."""
+
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, IndexProgress)
+
+
+@dataclass
+class IndexDone(Message):
+    """Every file is indexed and scanned once."""
+
+
+@dataclass
+class DiagnosisReady(Message):
+    """The engine's Diagnosis, or None with a reason when it could not run."""
+
+    diagnosis: Any
+    error: str | None = None
+
+
+@dataclass
+class SourceProgress(Message):
+    """A merged/filtered view is being built."""
+
+    label: str
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SourceProgress) and message.label == self.label
+
+
+@dataclass
+class SourceReady(Message):
+    """A pane's line source (a core Timeline) is ready to be shown."""
+
+    pane: str
+    timeline: Any
+    generation: int
+
+
+@dataclass
+class SearchDone(Message):
+    """Matching lines per file for the search term of `generation`."""
+
+    matches: dict
+    generation: int
+    truncated: bool = False
+
+
+@dataclass
+class LinesAppended(Message):
+    """Files that grew (live tail); panes refresh their line counts."""
+
+    file_ids: tuple[int, ...]
+
+
+@dataclass
+class MarksReady(Message):
+    """Warning/error lines per file for e/E/w/W: file_id -> (lines scanned, [(line, level)])."""
+
+    marks: dict

@@ -1,0 +1,144 @@
+"""Filter dialog: level, streams, ranks, module and a regex; combine them, or clear."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select
+
+from npudiag_tui.core.model import Level
+
+
+@dataclass
+class FilterSpec:
+    """What the panes show. Empty means everything."""
+
+    min_level: int = 0
+    streams: frozenset[str] = frozenset()  # pane keys hidden when not in it; empty = all
+    ranks: frozenset[int] | None = None
+    module: str = ""
+    regex: str = ""
+    hidden: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def line_filter(self) -> bool:
+        """True when lines inside a pane are filtered (not just which panes/ranks are shown)."""
+        return bool(self.min_level or self.module or self.regex)
+
+    def describe(self) -> str:
+        parts = []
+        if self.min_level:
+            parts.append(f"level>={Level(self.min_level).name.lower()}")
+        if self.hidden:
+            parts.append("hide " + ",".join(sorted(self.hidden)))
+        if self.ranks is not None:
+            parts.append("ranks " + ",".join(map(str, sorted(self.ranks))))
+        if self.module:
+            parts.append(f"module={self.module}")
+        if self.regex:
+            parts.append(f"/{self.regex}/")
+        return " ".join(parts)
+
+
+def parse_ranks(text: str) -> frozenset[int] | None:
+    text = text.strip()
+    if not text or text.lower() == "all":
+        return None
+    out: set[int] = set()
+    for part in re.split(r"[,\s]+", text):
+        if "-" in part:
+            a, _, b = part.partition("-")
+            if a.isdigit() and b.isdigit():
+                out.update(range(int(a), int(b) + 1))
+        elif part.isdigit():
+            out.add(int(part))
+    return frozenset(out) if out else None
+
+
+class FilterScreen(ModalScreen["FilterSpec | None"]):
+    DEFAULT_CSS = """
+    FilterScreen { align: center middle; }
+    FilterScreen > Vertical {
+        width: 70; max-width: 100%; height: auto; max-height: 100%;
+        background: $panel; border: round $accent; padding: 0 1;
+    }
+    FilterScreen Label { margin-top: 1; }
+    FilterScreen Horizontal { height: auto; }
+    FilterScreen Checkbox { width: auto; border: none; padding: 0 1 0 0; }
+    FilterScreen Input { height: 1; border: none; padding: 0 1; background: $surface; }
+    FilterScreen Select { height: 1; }
+    FilterScreen #buttons { margin-top: 1; height: 3; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, spec: FilterSpec, panes: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.spec = spec
+        self.panes = panes
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(Text("Filters (combine; Clear resets)", style="bold"))
+            yield Label(Text("Level at least"))
+            yield Select([("warning", int(Level.WARNING)), ("error", int(Level.ERROR))],
+                         prompt="any", value=self.spec.min_level or Select.NULL, id="level",
+                         allow_blank=True)
+            yield Label(Text("Streams shown"))
+            with Horizontal():
+                for key, title in self.panes:
+                    yield Checkbox(title, key not in self.spec.hidden, id=f"stream-{key}")
+            yield Label(Text("Ranks (e.g. 0,3-5; empty = all)"))
+            ranks = "" if self.spec.ranks is None else ",".join(map(str, sorted(self.spec.ranks)))
+            yield Input(ranks, id="ranks")
+            yield Label(Text("Module (e.g. HCCL, RUNTIME)"))
+            yield Input(self.spec.module, id="module")
+            yield Label(Text("Text regex"))
+            yield Input(self.spec.regex, id="regex")
+            with Horizontal(id="buttons"):
+                yield Button("Apply", variant="primary", id="apply")
+                yield Button("Clear", id="clear")
+                yield Button("Cancel", id="cancel")
+
+    def _collect(self) -> FilterSpec | None:
+        level = self.query_one("#level", Select).value
+        regex = self.query_one("#regex", Input).value.strip()
+        if regex:
+            try:
+                re.compile(regex)
+            except re.error as exc:
+                self.notify(f"bad regex: {exc}", severity="error", markup=False)
+                return None
+        hidden = frozenset(k for k, _ in self.panes if not self.query_one(f"#stream-{k}", Checkbox).value)
+        return FilterSpec(
+            min_level=int(level) if isinstance(level, int) else 0,
+            hidden=hidden,
+            ranks=parse_ranks(self.query_one("#ranks", Input).value),
+            module=self.query_one("#module", Input).value.strip().upper(),
+            regex=regex,
+        )
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        spec = self._collect()
+        if spec is not None:
+            self.dismiss(spec)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "apply":
+            spec = self._collect()
+            if spec is not None:
+                self.dismiss(spec)
+        elif event.button.id == "clear":
+            self.dismiss(FilterSpec())
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

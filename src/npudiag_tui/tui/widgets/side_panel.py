@@ -1,0 +1,163 @@
+"""Side panel: what the diagnosis says (category, registry entry, root cause, next actions,
+missing evidence) and the cascade list, whose entries jump the panes.
+
+All text is built with rich Text; nothing from the logs or the registry is parsed as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from npudiag_tui.core.formats.timestamps import format_us
+from npudiag_tui.tui.lines import sanitize
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = sanitize(text.strip())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _event_label(ev: Any, anchor: bool = False) -> Text:
+    t = format_us(getattr(ev, "time", None))
+    stamp = t[11:23] if t else "--:--:--.---"
+    rank = getattr(ev, "rank", None)
+    stream = getattr(getattr(ev, "stream", None), "value", "?")
+    rel = "ANCHOR" if anchor else (getattr(ev, "secondary", None) or "cascade")
+    head = Text()
+    head.append(f"{stamp} ", "dim")
+    head.append(f"{stream}{'' if rank is None else f' r{rank}'} ", "bold")
+    head.append(f"[{rel}]", "bold red" if anchor else "yellow")
+    head.append("\n")
+    head.append(_short(getattr(ev, "detail", "") or getattr(ev, "text", ""), 110))
+    return head
+
+
+class SidePanel(VerticalScroll):
+    """Diagnosis summary plus the cascade list."""
+
+    DEFAULT_CSS = """
+    SidePanel {
+        width: 44;
+        border-left: solid $panel-lighten-2;
+        background: $panel;
+        padding: 0 1;
+        & > #diag-head { margin-bottom: 1; }
+        & > #cascade { height: auto; max-height: 16; border: none; background: $panel; padding: 0; }
+        & > #diag-body { margin-top: 1; }
+    }
+    """
+
+    class EntryChosen(Message):
+        """The user chose entry `index` of the cascade list (0 = the anchor)."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.entries: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Diagnosis: indexing…", style="bold"), id="diag-head")
+        yield OptionList(id="cascade")
+        yield Static(Text(""), id="diag-body")
+
+    def show_pending(self, message: str) -> None:
+        self.query_one("#diag-head", Static).update(Text(message, style="bold"))
+
+    def show(self, diagnosis: Any, error: str | None = None) -> None:
+        head = self.query_one("#diag-head", Static)
+        body = self.query_one("#diag-body", Static)
+        options = self.query_one("#cascade", OptionList)
+        options.clear_options()
+        self.entries = []
+        if diagnosis is None:
+            head.update(Text(f"Diagnosis unavailable\n{error or ''}".strip(), style="bold yellow"))
+            body.update(Text(""))
+            return
+        anchor = diagnosis.anchor
+        t = Text()
+        if anchor is None:
+            t.append("No error found in the inputs.\n", "bold green")
+        t.append("Category: ", "bold")
+        t.append(f"{diagnosis.category}\n", "bold magenta")
+        if diagnosis.summary:
+            t.append(_short(diagnosis.summary, 220) + "\n")
+        guidance = diagnosis.guidance or {}
+        if guidance:
+            t.append("\nRegistry ", "bold underline")
+            code = guidance.get("code")
+            t.append(f"{code or ''}", "bold cyan")
+            fam = guidance.get("family")
+            if fam:
+                t.append(f"  {fam}", "dim")
+            t.append("\n")
+            for key, label in (("title", "Title"), ("message", "Message"),
+                               ("possible_cause", "Possible cause"), ("solution", "Solution")):
+                val = guidance.get(key)
+                if val:
+                    t.append(f"{label}: ", "bold")
+                    t.append(_short(str(val), 600) + "\n")
+            args = guidance.get("args") or {}
+            if isinstance(args, dict) and args:
+                t.append("Args: ", "bold")
+                t.append(", ".join(f"{k}={_short(str(v), 60)}" for k, v in args.items()) + "\n")
+            if guidance.get("registry"):
+                t.append("Registry file: ", "bold")
+                t.append(_short(str(guidance["registry"]), 200) + "\n", "dim")
+        t.append("\nCascade (enter jumps)", "bold underline")
+        head.update(t)
+
+        if anchor is not None:
+            self.entries.append(anchor)
+            options.add_option(Option(_event_label(anchor, True)))
+        for ev in diagnosis.cascade:
+            self.entries.append(ev)
+            options.add_option(Option(_event_label(ev)))
+        if not self.entries:
+            options.add_option(Option(Text("(none)", style="dim"), disabled=True))
+
+        b = Text()
+        t2 = b
+        if diagnosis.root_cause:
+            t2.append("\nRoot cause\n", "bold underline")
+            t2.append(_short(diagnosis.root_cause, 600) + "\n")
+        if diagnosis.next_actions:
+            t2.append("\nNext action\n", "bold underline")
+            for k, act in enumerate(diagnosis.next_actions[:4], 1):
+                t2.append(f"{k}. ", "bold green")
+                t2.append(_short(act.action, 300) + "\n", "green")
+                for name, value in (act.env or {}).items():
+                    t2.append(f"   {name}={value}\n", "cyan")
+                if act.why:
+                    t2.append("   " + _short(act.why, 300) + "\n", "dim")
+        if diagnosis.evidence:
+            b.append("\nEvidence\n", "bold underline")
+            for item in diagnosis.evidence[:12]:
+                b.append("- " + _short(str(item), 300) + "\n")
+        if diagnosis.missing:
+            b.append("\nMissing evidence\n", "bold underline")
+            for item in diagnosis.missing[:8]:
+                b.append("- " + _short(str(item), 300) + "\n", "yellow")
+        if diagnosis.ranks:
+            b.append("\nRanks\n", "bold underline")
+            for r in diagnosis.ranks[:32]:
+                b.append(f"rank {r.rank}: {r.role}\n", "red" if r.role == "root" else "")
+        body.update(b)
+
+    def highlight(self, index: int) -> None:
+        options = self.query_one("#cascade", OptionList)
+        if 0 <= index < options.option_count:
+            options.highlighted = index
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.EntryChosen(event.option_index))

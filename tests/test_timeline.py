@@ -1,0 +1,176 @@
+"""core.timeline: k-way merge by time, continuation lines, clock offsets, selections."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from npudiag_tui.core.timeline import Timeline, scan_matching_lines
+from npudiag_tui.core.workspace import Workspace
+
+
+def stamp(sec: float) -> str:
+    us = int(round(sec * 1_000_000))
+    whole, frac = divmod(us, 1_000_000)
+    return f"2026-01-01-10:{whole // 60:02d}:{whole % 60:02d}.{frac // 1000:03d}.{frac % 1000:03d}"
+
+
+def plog(pid: int, entries: list[tuple[float | None, str]]) -> str:
+    out = []
+    for sec, msg in entries:
+        if sec is None:
+            out.append(f"    {msg}")
+        else:
+            out.append(f"[INFO] GE({pid},python):{stamp(sec)} [a.cc:1]{pid} F:{msg}")
+    return "\n".join(out) + "\n"
+
+
+def open_ws(tmp_path: Path, files: dict[str, str]) -> Workspace:
+    root = tmp_path / "log"
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    ws = Workspace.open([str(root)], [], [])
+    ws.index()
+    return ws
+
+
+def texts(ws: Workspace, tl: Timeline) -> list[str]:
+    out = []
+    for i in range(len(tl)):
+        f, line = tl.at(i)
+        out.append(ws.indexes[f].line(line).rsplit(":", 1)[-1].strip())
+    return out
+
+
+def two_plogs(tmp_path: Path) -> Workspace:
+    return open_ws(tmp_path, {
+        "debug/plog/plog-100_20260101100000000.log": plog(100, [
+            (1.0, "a1"), (3.0, "a3"), (None, "a3-cont"), (None, "a3-cont2"), (5.0, "a5")]),
+        "debug/plog/plog-200_20260101100000000.log": plog(200, [
+            (2.0, "b2"), (3.0, "b3"), (4.0, "b4"), (6.0, "b6")]),
+    })
+
+
+def test_merge_orders_by_time_and_keeps_continuations(tmp_path):
+    ws = two_plogs(tmp_path)
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    assert tl.mode == "merge"
+    assert tl.build() is True
+    got = texts(ws, tl)
+    assert got[:2] == ["a1", "b2"]
+    # continuation lines stay glued to their predecessor, even with an equal stamp elsewhere
+    k = got.index("a3")
+    assert got[k + 1: k + 3] == ["a3-cont", "a3-cont2"]
+    assert got.index("b3") in (k - 1, k + 3)
+    assert got[-2:] == ["a5", "b6"]
+    assert len(tl) == tl.total == 9
+
+
+def test_position_of_is_the_inverse_of_at(tmp_path):
+    ws = two_plogs(tmp_path)
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    tl.build()
+    for i in range(len(tl)):
+        assert tl.position_of(*tl.at(i)) == i
+    assert tl.position_of(0, 999) is None
+
+
+def test_position_at_time(tmp_path):
+    ws = two_plogs(tmp_path)
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    tl.build()
+    t4 = tl.time_at(texts(ws, tl).index("b4"))
+    assert texts(ws, tl)[tl.position_at_time(t4)] == "b4"
+    assert texts(ws, tl)[tl.position_at_time(t4 - 1)] == "b4"
+    assert tl.position_at_time(t4 + 1) == texts(ws, tl).index("a5")
+
+
+def test_clock_offset_shifts_a_source(tmp_path):
+    ws = two_plogs(tmp_path)
+    src_b = ws.source_of_file(1) if ws.source_of_file(1).pid == 200 else ws.source_of_file(0)
+    src_b.clock_offset_us = -10_000_000  # b's clock runs 10 s ahead
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    tl.build()
+    got = texts(ws, tl)
+    assert got[:4] == ["b2", "b3", "b4", "b6"]
+
+
+def test_single_source_is_concat_and_cheap(tmp_path):
+    ws = two_plogs(tmp_path)
+    tl = Timeline(ws, [0])
+    assert tl.mode == "concat" and tl.complete
+    assert len(tl) == ws.indexes[0].line_count
+    assert tl.at(2) == (0, 2) and tl.position_of(0, 2) == 2
+    assert tl.memory_bytes() == 0
+
+
+def test_rotated_chain_keeps_file_order(tmp_path):
+    ws = open_ws(tmp_path, {
+        "debug/plog/plog-100_20260101100000000.log": plog(100, [(1.0, "x1"), (2.0, "x2")]),
+        "debug/plog/plog-100_20260101100002000.log": plog(100, [(3.0, "x3"), (None, "x3c")]),
+        "debug/plog/plog-200_20260101100000000.log": plog(200, [(2.5, "y25")]),
+    })
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    tl.build()
+    assert texts(ws, tl) == ["x1", "x2", "y25", "x3", "x3c"]
+
+
+def test_incremental_build_with_cancel_and_progress(tmp_path):
+    entries = [(1.0 + k * 0.001, f"a{k}") for k in range(40000)]
+    ws = open_ws(tmp_path, {
+        "debug/plog/plog-100_20260101100000000.log": plog(100, entries),
+        "debug/plog/plog-200_20260101100000000.log": plog(200, [(1.5, "b")]),
+    })
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    calls = []
+    stop = {"now": False}
+
+    def progress(done, total):
+        calls.append((done, total))
+        stop["now"] = True
+
+    assert tl.build(progress, lambda: stop["now"]) is False
+    partial = len(tl)
+    assert 0 < partial < 40001
+    assert tl.build(progress) is True
+    assert len(tl) == 40001
+    assert calls[-1] == (40001, 40001)
+    for i in (0, partial - 1, partial, 40000):
+        assert tl.position_of(*tl.at(i)) == i
+    # compact storage: 6 bytes per merged line + 4 for the reverse map
+    assert tl.memory_bytes() <= 10 * 40001 + 1024
+
+
+def test_selection_and_scan_matching_lines(tmp_path):
+    ws = two_plogs(tmp_path)
+    pat = re.compile(rb"F:[ab][35]$", re.M)
+    sel = {f.file_id: scan_matching_lines(ws.indexes[f.file_id], pat) for f in ws.files}
+    tl = Timeline(ws, [f.file_id for f in ws.files], sel)
+    tl.build()
+    assert texts(ws, tl) == ["a3", "b3", "a5"] or texts(ws, tl) == ["b3", "a3", "a5"]
+    f, line = tl.at(0)
+    assert tl.position_of(f, line) == 0
+    assert tl.position_of(f, line + 1) is None
+    assert tl.nearest_position(f, line + 1) == 0
+
+
+def test_live_append_extends(tmp_path):
+    ws = two_plogs(tmp_path)
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    tl.build()
+    n = len(tl)
+    with open(ws.files[0].path, "a") as fh:
+        fh.write(plog(100, [(9.0, "late")]))
+    ws.indexes[0].extend()
+    tl.build()
+    assert len(tl) == n + 1 and texts(ws, tl)[-1] == "late"
+
+
+def test_timeline_does_not_import_ui():
+    code = ("import sys, npudiag_tui.core.timeline; "
+            "assert 'textual' not in sys.modules and 'rich' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)

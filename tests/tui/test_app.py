@@ -1,0 +1,317 @@
+"""Pilot tests: behaviour through real key presses (TEXTUAL.md 2.7)."""
+
+from __future__ import annotations
+
+from npudiag_tui.core.model import Level
+from npudiag_tui.tui.lines import line_level
+from npudiag_tui.tui.widgets.log_view import LogView
+from npudiag_tui.tui.widgets.side_panel import SidePanel
+
+from conftest import new_app, settle
+
+
+def cursor_ref(view: LogView):
+    return view.ref_at(view.cursor)
+
+
+def cursor_text(app, view: LogView) -> str:
+    fid, line = cursor_ref(view)
+    return app.ws.indexes[fid].line(line)
+
+
+async def focus_pane(pilot, pane: str) -> LogView:
+    app = pilot.app
+    for _ in range(6):
+        if isinstance(app.focused, LogView) and app.focused.pane == pane:
+            return app.focused
+        await pilot.press("tab")
+    raise AssertionError(f"pane {pane} not reachable with tab")
+
+
+async def test_opens_on_anchor(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        anchor = app.diagnosis.anchor
+        assert anchor is not None
+        view = app.focused
+        assert isinstance(view, LogView) and view.pane == "device"
+        assert cursor_ref(view) == (anchor.ref.file_id, anchor.ref.line)
+        assert "kernel param invalid" in cursor_text(app, view)
+        # highlighted in every pane, and marked in the gutter of the pane that shows it
+        for v in app.views():
+            assert (anchor.ref.file_id, anchor.ref.line) in v.anchor_refs
+        strip = view._line_strip(view.cursor)
+        assert strip.text.startswith("!")
+        # the cursor row is on screen
+        assert view.scroll_y <= view.cursor < view.scroll_y + view.scrollable_content_region.height
+
+
+async def test_error_and_warning_navigation(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        view = await focus_pane(pilot, "plog")
+        await pilot.press("g")
+        assert view.cursor == 0
+        seen = []
+        for _ in range(3):
+            await pilot.press("e")
+            seen.append(view.cursor)
+            assert line_level(cursor_text(app, view)) >= Level.ERROR
+        assert seen == sorted(seen) and len(set(seen)) == 3
+        await pilot.press("E")
+        assert view.cursor == seen[1]
+        await pilot.press("g", "w")
+        assert line_level(cursor_text(app, view)) == Level.WARNING
+        first_warning = view.cursor
+        await pilot.press("w")
+        assert view.cursor > first_warning
+        assert line_level(cursor_text(app, view)) == Level.WARNING
+        await pilot.press("W")
+        assert view.cursor == first_warning
+
+
+async def test_anchor_key_and_cascade(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        anchor = app.diagnosis.anchor
+        cascade = app.diagnosis.cascade
+        assert cascade, "the sample tree has a cascade"
+        await pilot.press("G")
+        await pilot.press("a")
+        assert cursor_ref(app.focused) == (anchor.ref.file_id, anchor.ref.line)
+        await pilot.press("right_square_bracket")
+        assert app.cascade_index == 1
+        assert cursor_ref(app.focused) == (cascade[0].ref.file_id, cascade[0].ref.line)
+        if len(cascade) > 1:
+            await pilot.press("right_square_bracket")
+            assert cursor_ref(app.focused) == (cascade[1].ref.file_id, cascade[1].ref.line)
+            await pilot.press("left_square_bracket")
+            assert cursor_ref(app.focused) == (cascade[0].ref.file_id, cascade[0].ref.line)
+        await pilot.press("left_square_bracket")
+        assert cursor_ref(app.focused) == (anchor.ref.file_id, anchor.ref.line)
+
+
+async def test_panes_follow_the_cursor_in_time(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        plog = await focus_pane(pilot, "plog")
+        await pilot.press("g")
+        for _ in range(30):
+            await pilot.press("e")
+            if "notify wait timeout" in cursor_text(app, plog):
+                break
+        t = plog.time_at(plog.cursor)
+        device = app.view("device")
+        hccl = app.view("hccl")
+        # the HCCL pane holds this very line
+        assert cursor_ref(hccl) == cursor_ref(plog)
+        # the device pane sits on the first line at or after that moment
+        dt = device.time_at(device.cursor)
+        assert dt is not None and dt >= t
+        assert device.time_at(device.cursor - 1) < t
+        # moving with j keeps the alignment
+        await pilot.press("j")
+        t2 = plog.time_at(plog.cursor)
+        assert device.time_at(device.cursor) >= t2 or device.cursor == device.count - 1
+        await pilot.press("k", "k")
+        t3 = plog.time_at(plog.cursor)
+        assert device.time_at(device.cursor) >= t3 and device.time_at(device.cursor - 1) < t3
+
+
+async def test_search_and_hits(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        view = await focus_pane(pilot, "device")
+        await pilot.press("g")
+        await pilot.press("slash")
+        await pilot.press(*"link down")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.search_matches is not None
+        assert "link down" in cursor_text(app, view)
+        first = view.cursor
+        await pilot.press("n")
+        assert view.cursor > first and "link down" in cursor_text(app, view)
+        await pilot.press("N")
+        assert view.cursor == first
+        # the hit is highlighted in the rendered strip
+        strip = view._line_strip(view.cursor)
+        styles = [seg.style for seg in strip if "link down" in seg.text]
+        assert styles and any(s and s.bgcolor is not None for s in styles)
+
+
+async def test_filters_combine_and_clear(tree):
+    from npudiag_tui.tui.screens.filter import FilterSpec
+
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        plog = app.view("plog")
+        full = plog.count
+        # through the dialog: level >= error
+        await pilot.press("f")
+        await pilot.pause()
+        from textual.widgets import Select
+        app.screen.query_one("#level", Select).value = int(Level.ERROR)
+        await pilot.click("#apply")
+        await settle(pilot)
+        assert 0 < plog.count < full
+        for i in range(plog.count):
+            fid, line = plog.ref_at(i)
+            assert line_level(app.ws.indexes[fid].line(line)) >= Level.ERROR
+        # combine with a module and a rank
+        app.apply_filter(FilterSpec(min_level=int(Level.ERROR), module="HCCL", ranks=frozenset({0})))
+        await settle(pilot)
+        texts = [app.ws.indexes[f].line(ln) for f, ln in (plog.ref_at(i) for i in range(plog.count))]
+        assert texts and all("HCCL(1000" in t for t in texts)
+        # a regex filter
+        app.apply_filter(FilterSpec(regex=r"Finalize:[0-2]$"))
+        await settle(pilot)
+        assert plog.count == 6  # 3 lines x 2 ranks
+        # clear with F
+        await pilot.press("F")
+        await settle(pilot)
+        assert plog.count == full
+
+
+async def test_rank_choice_hides_other_ranks(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        from textual.widgets import SelectionList
+        sel = app.screen.query_one("#rank-list", SelectionList)
+        sel.deselect(0)
+        await pilot.click("#apply")
+        await settle(pilot)
+        plog = app.view("plog")
+        assert all(app.ws.source_of_file(plog.ref_at(i)[0]).rank == 1 for i in range(plog.count))
+
+
+async def test_merged_view(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        anchor = app.diagnosis.anchor
+        await pilot.press("m")
+        await settle(pilot)
+        merged = app.view("merged")
+        assert merged.display and app.focused is merged
+        assert not app.view("plog").display
+        assert merged.count == sum(idx.line_count for idx in app.ws.indexes)
+        assert cursor_ref(merged) == (anchor.ref.file_id, anchor.ref.line)
+        assert merged._line_strip(merged.cursor).text.startswith("!D1")
+        # stream/rank gutter and time order
+        times = [merged.time_at(i) for i in range(merged.count)]
+        known = [t for t in times if t is not None]
+        assert known
+        await pilot.press("m")
+        assert not merged.display and app.view("device").display
+        assert cursor_ref(app.focused) == (anchor.ref.file_id, anchor.ref.line)
+
+
+async def test_side_panel_entry_jumps(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        cascade = app.diagnosis.cascade
+        side = app.query_one(SidePanel)
+        assert side.entries[0] is app.diagnosis.anchor
+        await pilot.press("c")
+        await pilot.pause()
+        from textual.widgets import OptionList
+        options = app.query_one("#cascade", OptionList)
+        assert app.focused is options
+        options.highlighted = 1
+        await pilot.press("enter")
+        await pilot.pause()
+        target = app.focused
+        assert isinstance(target, LogView)
+        assert cursor_ref(target) == (cascade[0].ref.file_id, cascade[0].ref.line)
+
+
+async def test_markup_and_escapes_render_literally(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        view = await focus_pane(pilot, "plog")
+        await pilot.press("slash", *"Evil", "enter")
+        await settle(pilot)
+        text = view._line_strip(view.cursor).text
+        assert "[bold red]not markup[/b]" in text
+        assert "\x1b" not in text and "\u241b[2J" in text
+        row = view.render_line(view.cursor - int(view.scroll_y)).text
+        assert "Evil:[bold red]not markup[/b]" in row
+
+
+async def test_usable_at_80x24(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        view = app.focused
+        assert isinstance(view, LogView)
+        assert not app.query_one("#side").display  # panel hidden by default when narrow
+        for v in app.visible_views():
+            assert v.scrollable_content_region.height >= 2
+        anchor = app.diagnosis.anchor
+        assert cursor_ref(view) == (anchor.ref.file_id, anchor.ref.line)
+        assert view.scroll_y <= view.cursor < view.scroll_y + view.scrollable_content_region.height
+        await pilot.press("p")
+        assert app.query_one("#side").display
+        await pilot.press("p", "e", "m", "question_mark")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.press("m", "v", "tab", "y", "t")
+        assert app.following
+
+
+async def test_lines_appended_refreshes_and_follows(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        console = app.view("console")
+        before = console.count
+        fid = console.timeline.file_ids[0]
+        with open(app.ws.files[fid].path, "a") as fh:
+            fh.write("new line one\nnew line two\n")
+        app.ws.indexes[fid].extend()
+        await pilot.press("t")
+        app.on_lines_appended([fid])
+        await pilot.pause()
+        assert console.count == before + 2
+        assert console.cursor == console.count - 1
+        await pilot.press("t")
+        assert not app.following
+
+
+async def test_palette_lists_every_action(tree):
+    from npudiag_tui.tui.commands import PALETTE
+
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for title, _, action in PALETTE:
+            assert title in titles
+            assert callable(getattr(app, f"action_{action}"))
+
+
+async def test_diagnosis_unavailable_is_survivable(tree, monkeypatch):
+    from npudiag_tui.core.workspace import Workspace
+
+    def broken(self):
+        raise ImportError("no engine yet")
+
+    monkeypatch.setattr(Workspace, "diagnose", broken)
+    app = new_app(tree)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.diagnosis is None and "unavailable" in (app.diagnosis_error or "")
+        await pilot.press("a", "e", "right_square_bracket")
+        assert isinstance(app.focused, LogView)

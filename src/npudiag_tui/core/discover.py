@@ -282,10 +282,15 @@ def discover(paths: list[str], stdout_files: list[str] | None = None) -> Discove
             continue
         b.add_file(p, os.path.basename(p), forced_console=True)
         b.out.roots.append(os.path.dirname(os.path.abspath(p)))
+    common = os.path.commonpath([os.path.abspath(p) for p in paths]) if len(paths) > 1 else ""
     for p in paths:
         if os.path.isdir(p):
             b.out.roots.append(os.path.abspath(p))
-            b.walk(p, "" if len(paths) == 1 else os.path.basename(os.path.normpath(p)) + "/")
+            # several folders: name each by its path below their common parent, so that
+            # node1/log and node2/log stay apart
+            prefix = "" if len(paths) == 1 else (os.path.relpath(os.path.abspath(p), common)
+                                                 if os.path.abspath(p) != common else os.path.basename(common)) + "/"
+            b.walk(p, prefix)
         elif os.path.lexists(p) and not os.path.exists(p):
             b.out.problems.append(f"{p}: broken symbolic link")
         elif os.path.exists(p):

@@ -46,6 +46,10 @@ def numeric_codes(text: str) -> dict[str, int]:
         m = HCCL_RE.search(text)
         if m:
             found["hccl"] = int(m.group(1))
+    if "hccl" not in found and ("HCCL" in text or "Hccl" in text or "hccl" in text):
+        m = HCCL_RET_RE.search(text)  # ret[9], return[19]: HcclResult in HCCL lines only
+        if m:
+            found["hccl"] = int(m.group(1))
     m = ACLNN_RE.search(text)
     if m:
         found["aclnn"] = int(m.group(1))

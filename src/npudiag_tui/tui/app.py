@@ -57,6 +57,14 @@ _LEVEL_CONSOLE = re.compile(rb"(?i)error|exception|traceback|fail|fatal|critical
                             rb"out of memory|core dumped|segmentation", re.M)
 
 
+class LineRefLike:
+    """(file_id, line) with LineRef's attribute names, for positions that come from a view."""
+
+    def __init__(self, file_id: int, line: int) -> None:
+        self.file_id = file_id
+        self.line = line
+
+
 def _compile_search(term: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
     """A case-insensitive regex for the term; an invalid regex is searched literally."""
     try:
@@ -125,6 +133,9 @@ class NpuDiagApp(App[int]):
         self._hit_levels: list[tuple[int, int, int]] | None = None
         self._pending_anchor_jump = True
         self._pending_sources = 0
+        self._diagnosed_once = False
+        self._built_files = 0
+        self._live = follow
         self._marks_ready = False
         self._marks_scanned: dict[int, int] = {}
         self._level_marks: list[tuple[int, int, int]] = []
@@ -174,6 +185,17 @@ class NpuDiagApp(App[int]):
         self._seen_problems = len(self.ws.problems)
         self._index_started = time.monotonic()
         self.index_worker()
+        if self._live:
+            self._start_live()
+
+    def _start_live(self) -> None:
+        """Mount the live tail (tui.live) when following was asked for at start."""
+        try:
+            from npudiag_tui.tui.live import LiveWatcher
+        except ImportError:  # the live tail is optional
+            return
+        if not self.query(LiveWatcher):
+            self.mount(LiveWatcher(self.ws))
 
     # ------------------------------------------------------------------ panes
     def views(self) -> list[LogView]:
@@ -242,6 +264,7 @@ class NpuDiagApp(App[int]):
 
     def _rebuild_sources(self, include_merged: bool | None = None) -> None:
         self.generation += 1
+        self._built_files = len(self.ws.files)
         self._apply_standin_sources()
         self._update_pane_visibility()
         for v in self.views() + [self.view("merged")]:
@@ -450,7 +473,11 @@ class NpuDiagApp(App[int]):
         elif self.following:
             for v in self.visible_views():
                 v.set_cursor(v.count - 1)
-        self._rebuild_sources()
+        if not self._diagnosed_once or self._built_files != len(self.ws.files):
+            self._diagnosed_once = True
+            self._rebuild_sources()
+        elif self.cascade_index >= len(self.cascade_entries()):
+            self.cascade_index = 0
 
     def on_source_progress(self, message: SourceProgress) -> None:
         bar = self.query_one(StatusBar)
@@ -497,6 +524,8 @@ class NpuDiagApp(App[int]):
 
     def _apply_growth(self, file_ids: tuple[int, ...]) -> None:
         grown = set(file_ids)
+        if self.indexed and self._built_files != len(self.ws.files):
+            self._rebuild_sources()  # new files (live): every pane that should show them
         if self._marks_ready:
             self.marks_worker(sorted(grown))
         for v in self.views() + [self.view("merged")]:
@@ -528,7 +557,7 @@ class NpuDiagApp(App[int]):
         out = [self.diagnosis.anchor] if self.diagnosis.anchor is not None else []
         return out + list(self.diagnosis.cascade)
 
-    def jump_to_ref(self, ref: Any) -> LogView | None:
+    def jump_to_ref(self, ref: Any, quiet: bool = False) -> LogView | None:
         """Bring the line to the cursor of the best pane and align the others on it."""
         fid, line = ref.file_id, ref.line
         views = self.visible_views()
@@ -552,7 +581,8 @@ class NpuDiagApp(App[int]):
             target.focus()
             target.set_cursor(target.timeline.position_at_time(t), center=True)
             self.sync_from(target)
-        self.notify("that line is not shown (filters or ranks); moved to the same moment", markup=False)
+        if not quiet:
+            self.notify("that line is not shown (filters or ranks); moved to the same moment", markup=False)
         self._update_status()
         return target
 
@@ -825,20 +855,14 @@ class NpuDiagApp(App[int]):
                 merged.set_cursor(pos, center=True)
                 self.call_after_refresh(merged.scroll_cursor_visible, True)
         else:
+            ref = merged.ref_at(merged.cursor)
             views = self.visible_views()
-            if views:
-                target = next((v for v in views if v.timeline.position_of(*(merged.ref_at(merged.cursor)
-                                                                               or (-1, -1))) is not None),
-                              views[0])
-                target.focus()
-                ref = merged.ref_at(merged.cursor)
-                if ref is not None:
-                    pos = target.timeline.position_of(*ref)
-                    if pos is not None:
-                        target.set_cursor(pos, center=True)
-                self.sync_from(target)
+            if ref is not None and views:
+                target = self.jump_to_ref(LineRefLike(*ref), quiet=True)
                 for v in views:
-                    self.call_after_refresh(v.scroll_cursor_visible, True)
+                    self.call_after_refresh(v.scroll_cursor_visible, v is target or v._centered)
+            elif views:
+                views[0].focus()
         self._update_status()
 
     def action_toggle_layout(self) -> None:

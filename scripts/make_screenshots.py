@@ -1,0 +1,74 @@
+"""Write SVG screenshots of the main screens to screenshots/ (TEXTUAL.md 2.8).
+
+    .venv/bin/python scripts/make_screenshots.py [FIXTURE_DIR]
+
+Drives the app headless with Pilot at a fixed size, so the pictures are deterministic. The
+default tree is fixtures/hccl-notify-wait-cascade (falls back to the TUI test tree).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+
+from npudiag_tui.tui.app import NpuDiagApp  # noqa: E402
+from npudiag_tui.tui.screens.filter import FilterSpec  # noqa: E402
+
+SIZE = (160, 45)
+
+
+def tree(arg: str | None) -> tuple[list[str], list[str]]:
+    base = Path(arg) if arg else ROOT / "fixtures" / "hccl-notify-wait-cascade"
+    if not base.exists():
+        base = ROOT / "tests" / "tui" / "data"
+    logs = [str(p) for p in (base / "ascend",) if p.exists()] or [str(base)]
+    stdout = [str(p) for p in sorted(base.glob("*.log")) + sorted(base.glob("*.txt"))]
+    return logs, stdout
+
+
+async def settle(pilot, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and not pilot.app.is_settled():
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+async def scene(name: str, paths, stdout, steps, size=SIZE) -> None:
+    app = NpuDiagApp(paths, stdout, [])
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for step in steps:
+            if callable(step):
+                step(app)
+            else:
+                await pilot.press(step)
+            await settle(pilot)
+        app.clear_notifications()
+        await pilot.pause()
+        out = ROOT / "screenshots"
+        out.mkdir(exist_ok=True)
+        app.save_screenshot(filename=f"{name}.svg", path=str(out))
+        print(f"screenshots/{name}.svg")
+
+
+async def main() -> None:
+    paths, stdout = tree(sys.argv[1] if len(sys.argv) > 1 else None)
+    await scene("overview-anchor", paths, stdout, [])
+    await scene("cascade-navigation", paths, stdout, ["right_square_bracket", "right_square_bracket"])
+    await scene("merged-view", paths, stdout, ["m"])
+    await scene("search-and-filter", paths, stdout,
+                [lambda app: app.apply_filter(FilterSpec(min_level=5)), "slash", *"cqe", "enter"])
+    await scene("side-panel", paths, stdout, ["c", "down", "down", "enter", "c"])
+    await scene("help", paths, stdout, ["question_mark"], size=(100, 32))
+    await scene("small-80x24", paths, stdout, [], size=(80, 24))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -24,20 +24,26 @@ PARALLEL_MIN_BYTES = 64 << 20
 _INDEX_STATE = ("nl_before", "block_time", "newlines", "indexed", "size", "inode", "first_time", "last_time")
 
 
-def _index_files(job: list[tuple[int, str, str, bool, int | None, int]]) -> dict[int, tuple]:
-    """Worker-process half of `Workspace.index_parallel`: index and scan whole files, up to the
-    size seen when the workspace was opened (one consistent snapshot)."""
-    out: dict[int, tuple] = {}
-    for file_id, path, stream, run_log, year, size in job:
-        idx = FileIndex(path, file_id, path, year_hint=year)
-        scan = SourceScan(Stream(stream), run_log=run_log)
-        try:
-            idx.extend(on_chunk=lambda data, off, first, fid=file_id, sc=scan: sc.feed(fid, data, first), limit=size)
-        except IndexError_ as exc:
-            out[file_id] = ({}, [], [], False, str(exc))
-            continue
-        out[file_id] = ({k: getattr(idx, k) for k in _INDEX_STATE}, scan.hits, scan.rank_lines, scan.has_info, None)
-    return out
+def _index_file(job: tuple[int, str, str, bool, int | None, int | None]) -> tuple:
+    """Worker-process half of `Workspace.index` on large trees: index and scan one whole file
+    (up to `limit` bytes for a snapshot) and send back only the compact state and the hits."""
+    file_id, path, stream, run_log, year, limit = job
+    idx = FileIndex(path, file_id, path, year_hint=year)
+    scan = SourceScan(Stream(stream), run_log=run_log)
+    try:
+        idx.extend(on_chunk=lambda data, off, first: scan.feed(file_id, data, first), limit=limit)
+    except IndexError_ as exc:
+        return file_id, {}, [], [], False, str(exc)
+    return file_id, {k: getattr(idx, k) for k in _INDEX_STATE}, scan.hits, scan.rank_lines, scan.has_info, None
+
+
+def _workers() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _year_hint(files: list[SourceFile]) -> int | None:
@@ -90,21 +96,7 @@ class Workspace:
     def index(self, progress: Callable[[int, int], None] | None = None,
               cancelled: Callable[[], bool] | None = None) -> None:
         """Index and scan every file once (one read pass per file)."""
-        total = max(self.total_bytes, 1)
-        done = 0
-        for src in self.sources:
-            scan = self.scans[src.source_id]
-            for f in src.files:
-                if cancelled is not None and cancelled():
-                    return
-                self._extend_file(f.file_id, scan,
-                                  None if progress is None else (lambda n, base=done: progress(base + n, total)),
-                                  cancelled)
-                done += f.size
-                if progress is not None:
-                    progress(done, total)
-        self._assign_ranks()
-        self._diagnosis = None
+        self._index_all(progress, cancelled, snapshot=False)
 
     def snapshot_index(self, progress: Callable[[int, int], None] | None = None,
                        cancelled: Callable[[], bool] | None = None) -> None:
@@ -115,9 +107,14 @@ class Workspace:
         file look newer than another, and lines written after the open are not half-counted.
         Files created after the open are not part of the snapshot.
         """
-        if progress is None and cancelled is None and self.total_bytes >= PARALLEL_MIN_BYTES:
-            self.index_parallel()
-            return
+        self._index_all(progress, cancelled, snapshot=True)
+
+    def _index_all(self, progress: Callable[[int, int], None] | None,
+                   cancelled: Callable[[], bool] | None, snapshot: bool) -> None:
+        workers = min(_workers(), 4)
+        if workers >= 2 and self.total_bytes >= PARALLEL_MIN_BYTES and len(self.files) >= 2:
+            if self._index_parallel(workers, progress, cancelled, snapshot):
+                return
         total = max(self.total_bytes, 1)
         done = 0
         for src in self.sources:
@@ -127,46 +124,59 @@ class Workspace:
                     return
                 self._extend_file(f.file_id, scan,
                                   None if progress is None else (lambda n, base=done: progress(base + n, total)),
-                                  cancelled, limit=f.size)
+                                  cancelled, limit=f.size if snapshot else None)
                 done += f.size
                 if progress is not None:
                     progress(done, total)
         self._assign_ranks()
         self._diagnosis = None
 
-    def index_parallel(self, workers: int = 2) -> None:
-        """Headless indexing of a large tree on several cores (report mode).
+    def _index_parallel(self, workers: int, progress: Callable[[int, int], None] | None,
+                        cancelled: Callable[[], bool] | None, snapshot: bool) -> bool:
+        """Large trees: one file per task on every core (per-line work is pure Python, so
+        threads would serialise on the GIL and slow the UI). Results are merged in file order,
+        so the outcome equals the serial pass. Returns False if the pool cannot start."""
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        Each worker process indexes and scans whole files and sends back the compact index
-        arrays and the scan hits; results are merged in file order, so the outcome equals
-        `index()`. Small trees are not worth the process start-up.
-        """
-        if workers < 2 or self.total_bytes < PARALLEL_MIN_BYTES or len(self.files) < 2:
-            self.index()
-            return
-        from concurrent.futures import ProcessPoolExecutor
-
-        jobs: list[list[tuple[int, str, str, bool, int | None, int]]] = [[] for _ in range(workers)]
-        loads = [0] * workers
-        for f in sorted(self.files, key=lambda f: -f.size):
-            k = loads.index(min(loads))
+        jobs = []
+        for f in sorted(self.files, key=lambda f: -f.size):  # big files first: better balance
             src = self.source_of_file(f.file_id)
-            jobs[k].append((f.file_id, f.path, src.stream.value, src.run_kind == "run",
-                            self.indexes[f.file_id].year_hint, f.size))
-            loads[k] += f.size
+            jobs.append((f.file_id, f.path, src.stream.value, src.run_kind == "run",
+                         self.indexes[f.file_id].year_hint, f.size if snapshot else None))
+        sizes = {f.file_id: f.size for f in self.files}
+        total = max(self.total_bytes, 1)
         results: dict[int, tuple] = {}
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_index_files, [j for j in jobs if j]):
-                results.update(part)
+        try:
+            pool = ProcessPoolExecutor(max_workers=workers)
+        except (OSError, ValueError, NotImplementedError):
+            return False
+        try:
+            pending = {pool.submit(_index_file, job) for job in jobs}
+            done_bytes = 0
+            while pending:
+                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    got = fut.result()
+                    results[got[0]] = got
+                    done_bytes += sizes.get(got[0], 0)
+                if progress is not None and finished:
+                    progress(done_bytes, total)
+                if cancelled is not None and cancelled():
+                    for fut in pending:
+                        fut.cancel()
+                    return True
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
         for src in self.sources:
             scan = self.scans[src.source_id]
             for f in src.files:
                 got = results.get(f.file_id)
                 if got is None:
                     continue
-                state, hits, rank_lines, has_info, error = got
+                _, state, hits, rank_lines, has_info, error = got
                 if error:
-                    self.problems.append(error)
+                    if f.file_id not in self.failed_files:
+                        self.problems.append(error)
                     self.failed_files.add(f.file_id)
                     continue
                 idx = self.indexes[f.file_id]
@@ -178,6 +188,7 @@ class Workspace:
                 scan.has_info = scan.has_info or has_info
         self._assign_ranks()
         self._diagnosis = None
+        return True
 
     def _extend_file(self, file_id: int, scan: SourceScan, progress: Callable[[int], None] | None,
                      cancelled: Callable[[], bool] | None, limit: int | None = None) -> int:

@@ -164,3 +164,25 @@ async def test_anchor_moves_when_an_earlier_cause_arrives_late(tree):
         assert any("Anchor moved" in n.message for n in app._notifications)
         watcher.stop()
         await settle(pilot)  # let source rebuilds finish before teardown
+
+
+@pytest.mark.asyncio
+async def test_following_app_mounts_the_watcher_and_follows(tree):
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    log, console = tree
+    ws = Workspace.open([str(log)], [str(console)])
+    app = NpuDiagApp(ws, follow=True)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        assert app.query(LiveWatcher), "the app mounts the live watcher when following"
+        watcher = await start_watcher(pilot, app)
+        pane = app.view("console")
+        before = pane.count
+        await pilot.press("t")  # the app opened on the anchor (paused); t resumes following
+        assert app.following
+        append(console, "".join(f"step {i}\n" for i in range(5)))
+        assert await wait_for(pilot, lambda: pane.count == before + 5)
+        assert await wait_for(pilot, lambda: pane.cursor == pane.count - 1)
+        watcher.stop()
+        await settle(pilot)

@@ -224,8 +224,9 @@ class LiveWatcher(Widget):
 
     def _deliver(self, upd: LiveUpdate) -> None:
         app = self.app
-        structural = bool(upd.new_files or upd.truncated or upd.renamed or upd.closed_files)
-        if structural and hasattr(app, "_rebuild_sources") and not upd.rediagnosed:
+        # new files reach the app through on_lines_appended (it rebuilds the panes' sources when
+        # the file set grows); a rename or a close without new files only changes titles/texts
+        if (upd.renamed or upd.closed_files) and not upd.new_files and hasattr(app, "_rebuild_sources"):
             app._rebuild_sources()
         if upd.grown or upd.new_files:
             hook = getattr(app, "on_lines_appended", None)

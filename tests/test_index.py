@@ -161,7 +161,7 @@ def test_extend_chunk_hook_sees_complete_lines_once(tmp_path):
     p.write_bytes(data + b"partial")
     seen = []
     idx = FileIndex(str(p))
-    idx.extend(on_chunk=lambda d, off, first: seen.append((d, off, first)))
+    idx.extend(on_chunk=lambda c: seen.append((c.bytes(), c.start, c.first_line)))
     joined = b"".join(d for d, _, _ in seen)
     assert joined == data
     for d, off, first in seen:

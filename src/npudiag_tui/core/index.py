@@ -26,7 +26,35 @@ BLOCK = 64 * 1024
 CHUNK = 1024 * 1024
 MAX_LINE_BYTES = 1 << 20  # lines longer than this are cut when *shown*; the index keeps them whole
 
-ChunkHook = Callable[[bytes, int, int], None]  # (data of complete lines, file offset, first line no)
+
+
+class Chunk:
+    """A run of complete lines handed to a scanner during the index pass.
+
+    `data[:end]` are the complete lines (the buffer may hold a partial line after `end`; it is
+    not copied away, which saves a memcpy per MiB). `line_of(pos)` gives the line number of a
+    position using the block counts just computed, so a scanner never recounts the chunk.
+    """
+
+    __slots__ = ("data", "end", "start", "first_line", "_index")
+
+    def __init__(self, data: bytes, end: int, start: int, first_line: int, index: "FileIndex") -> None:
+        self.data, self.end, self.start, self.first_line, self._index = data, end, start, first_line, index
+
+    def bytes(self) -> bytes:
+        return self.data if self.end == len(self.data) else self.data[: self.end]
+
+    def line_of(self, pos: int) -> int:
+        """Line number of the line containing chunk position `pos` (0 <= pos < end)."""
+        idx = self._index
+        k = (self.start + pos) // BLOCK
+        block_rel = k * BLOCK - self.start
+        if block_rel <= 0 or k >= len(idx.nl_before):
+            return self.first_line + self.data.count(b"\n", 0, pos)
+        return idx.nl_before[k] + self.data.count(b"\n", block_rel, pos)
+
+
+ChunkHook = Callable[[Chunk], None]
 
 _NL = re.compile(b"\n")
 
@@ -92,38 +120,57 @@ class FileIndex:
             end = st.st_size if limit is None else min(st.st_size, limit)
             if end < self.indexed:
                 raise IndexError_(f"{self.display}: truncated")
-            before = self.newlines
-            pos = self.indexed
-            carry = b""
-            while pos < end:
-                if cancelled is not None and cancelled():
-                    break
-                want = min(CHUNK, end - pos)
-                data = os.pread(fd, want, pos)
-                if not data:
-                    break
-                pos += len(data)
-                buf = carry + data if carry else data
-                cut = buf.rfind(b"\n")
-                if cut < 0:
-                    carry = buf
-                    continue
-                complete = buf[: cut + 1]
-                carry = buf[cut + 1:]
-                self._add(complete, on_chunk)
-                if progress is not None:
-                    progress(self.indexed)
-            # a partial last line stays unindexed (held) but counts towards size
-            self.size = self.indexed + len(carry)
-            return self.newlines - before
+            return self._consume(fd, end, on_chunk, cancelled, progress)
         except OSError as exc:
             raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
         finally:
             os.close(fd)
 
-    def _add(self, data: bytes, on_chunk: ChunkHook | None) -> None:
+    def _consume(self, fd: int, end: int, on_chunk: ChunkHook | None,
+                 cancelled: Callable[[], bool] | None, progress: Callable[[int], None] | None) -> int:
+        """Read [indexed, end) in 1 MiB preads and index every complete line.
+
+        Each read starts at the first unindexed byte, so a partial line is simply read again
+        with the next chunk instead of being carried and concatenated.
+        """
+        before = self.newlines
+        pos = self.indexed
+        reached = pos
+        while pos < end:
+            if cancelled is not None and cancelled():
+                break
+            data = os.pread(fd, min(CHUNK, end - pos), pos)
+            if not data:
+                break
+            reached = pos + len(data)
+            cut = data.rfind(b"\n")
+            if cut < 0:  # a line longer than a chunk: read on until its newline
+                parts = [data]
+                while cut < 0 and reached < end:
+                    more = os.pread(fd, min(CHUNK * 8, end - reached), reached)
+                    if not more:
+                        break
+                    reached += len(more)
+                    parts.append(more)
+                    cut = more.rfind(b"\n")
+                    if cut >= 0:
+                        cut += sum(len(x) for x in parts[:-1])
+                data = b"".join(parts)
+                if cut < 0:
+                    break
+            self._add(data, on_chunk, cut + 1)
+            pos = self.indexed
+            if progress is not None:
+                progress(self.indexed)
+        # a partial last line stays unindexed (held) but counts towards size
+        self.size = max(reached, self.indexed)
+        return self.newlines - before
+
+    def _add(self, data: bytes, on_chunk: ChunkHook | None, n: int | None = None) -> None:
+        """Index data[:n], which must end with a newline."""
+        n = len(data) if n is None else n
         start = self.indexed
-        end = start + len(data)
+        end = start + n
         first_line = self.newlines
         # the block holding the old end was cached short: forget it (and anything after it)
         for cache in (self._offsets, self._times):
@@ -137,24 +184,23 @@ class FileIndex:
             counted += data.count(b"\n", counted_to, rel)
             counted_to = rel
             self.nl_before.append(counted)
-            self.block_time.append(self._first_stamp(data, rel))
+            self.block_time.append(self._first_stamp(data, rel, n))
             k += 1
         if self.first_time < 0:
-            t = self._first_stamp(data, 0)
+            t = self._first_stamp(data, 0, n)
             if t >= 0:
                 self.first_time = t
-        tail = data[-4096:]
-        t = self._last_stamp(tail)
+        t = self._last_stamp(data[max(0, n - 4096): n])
         if t >= 0:
             self.last_time = t
-        self.newlines = counted + data.count(b"\n", counted_to)
+        self.newlines = counted + data.count(b"\n", counted_to, n)
         self.indexed = end
         if on_chunk is not None:
-            on_chunk(data, start, first_line)
+            on_chunk(Chunk(data, n, start, first_line, self))
 
-    def _first_stamp(self, data: bytes, rel: int) -> int:
+    def _first_stamp(self, data: bytes, rel: int, n: int | None = None) -> int:
         """The first own stamp at or after `rel`, looking at a few lines only."""
-        window = data[rel: rel + 4096]
+        window = data[rel: min(rel + 4096, len(data) if n is None else n)]
         t = ts6_bytes_to_us(window)
         if t is not None:
             return t

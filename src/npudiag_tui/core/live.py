@@ -241,27 +241,7 @@ class LiveFileIndex(FileIndex):
             end = st.st_size if limit is None else min(st.st_size, limit)
             if end < self.indexed:
                 raise IndexError_(f"{self.display}: truncated")
-            before = self.newlines
-            pos = self.indexed
-            carry = b""
-            while pos < end:
-                if cancelled is not None and cancelled():
-                    break
-                data = os.pread(fd, min(CHUNK, end - pos), pos)
-                if not data:
-                    break
-                pos += len(data)
-                buf = carry + data if carry else data
-                cut = buf.rfind(b"\n")
-                if cut < 0:
-                    carry = buf
-                    continue
-                carry = buf[cut + 1:]
-                self._add(buf[: cut + 1], on_chunk)
-                if progress is not None:
-                    progress(self.indexed)
-            self.size = self.indexed + len(carry)
-            return self.newlines - before
+            return self._consume(fd, end, on_chunk, cancelled, progress)
         except OSError as exc:
             raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
 
@@ -480,7 +460,7 @@ class LiveTail:
         if not idx.held:
             self._hold(fid)
         try:
-            n = idx.extend(on_chunk=lambda data, off, first: scan.feed(fid, data, first))
+            n = idx.extend(on_chunk=lambda chunk: scan.feed(fid, chunk))
         except IndexError_ as exc:
             upd.problems.append(str(exc))
             return

@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from npudiag_tui.core.model import Stream
+
+if TYPE_CHECKING:  # pragma: no cover
+    from npudiag_tui.core.index import Chunk
 
 # A literal "\n[" prefix lets the regex engine skip ahead at C speed; the chunk's first line
 # is checked separately with match().
@@ -52,23 +57,24 @@ class SourceScan:
     rank_found: bool = False
     rank_bytes: int = 0
 
-    def feed(self, file_id: int, data: bytes, first_line: int) -> None:
+    def feed(self, file_id: int, chunk: "Chunk") -> None:
         if self.stream is Stream.STDOUT:
-            self._feed_console(file_id, data, first_line)
+            self._feed_console(file_id, chunk.bytes(), chunk.first_line)
         else:
-            self._feed_plog(file_id, data, first_line)
+            self._feed_plog(file_id, chunk)
 
     def _add(self, file_id: int, line: int, raw: bytes) -> None:
         if len(self.hits) < self.max_hits:
             self.hits.append(LineHit(file_id, line, raw[:MAX_HIT_CHARS].decode("utf-8", "replace").rstrip("\r")))
 
-    def _feed_plog(self, file_id: int, data: bytes, first_line: int) -> None:
-        if not self.has_info and (b"[INFO]" in data[:65536] or b"[DEBUG]" in data[:65536]):
+    def _feed_plog(self, file_id: int, chunk: "Chunk") -> None:
+        data, n = chunk.data, chunk.end
+        if not self.has_info and (data.find(b"[INFO]", 0, min(n, 65536)) >= 0
+                                  or data.find(b"[DEBUG]", 0, min(n, 65536)) >= 0):
             self.has_info = True
         positions: list[tuple[int, int]] = []  # (line start, line end)
-        n = len(data)
-        first = _PLOG_HIT_FIRST.match(data)
-        matches = ([first] if first else []) + list(_PLOG_HIT.finditer(data))
+        first = _PLOG_HIT_FIRST.match(data, 0, n)
+        matches = ([first] if first else []) + list(_PLOG_HIT.finditer(data, 0, n))
         for m in matches:
             if data.startswith(b"[WARNING]", m.start(1)) and not _WARNING_WORTH.search(data, m.start(1), m.end(1)):
                 continue
@@ -78,38 +84,36 @@ class SourceScan:
             for _ in range(64):
                 if e + 1 >= n or data[e + 1] == 0x5B:  # next line starts with '[' (a header)
                     break
-                nxt = data.find(b"\n", e + 1)
+                nxt = data.find(b"\n", e + 1, n)
                 nxt = n if nxt < 0 else nxt
                 if nxt > e + 1:
                     positions.append((e + 1, nxt))
                 e = nxt
         for needle in (_EXTRA_NEEDLES if self.run_log else ()):
-            p = data.find(needle)
+            p = data.find(needle, 0, n)
             while p >= 0:
                 s = data.rfind(b"\n", 0, p) + 1
-                e = data.find(b"\n", p)
-                positions.append((s, e if e >= 0 else len(data)))
-                p = data.find(needle, e if e >= 0 else len(data))
+                e = data.find(b"\n", p, n)
+                e = n if e < 0 else e
+                positions.append((s, e))
+                p = data.find(needle, e, n)
         if not self.rank_found and self.rank_bytes < (8 << 20):
-            self.rank_bytes += len(data)
+            self.rank_bytes += n
             for needle in _RANK_NEEDLES:
-                p = data.find(needle)
+                p = data.find(needle, 0, n)
                 if p >= 0:
                     s = data.rfind(b"\n", 0, p) + 1
-                    e = data.find(b"\n", p)
-                    line = data[s:e if e >= 0 else len(data)][:2000].decode("utf-8", "replace")
+                    e = data.find(b"\n", p, n)
+                    line = data[s:e if e >= 0 else n][:2000].decode("utf-8", "replace")
                     self.rank_lines.append(line)
                     if needle != b"rankSize":
                         self.rank_found = True
         if not positions:
             return
         positions = sorted(set(positions))
-        line = first_line
-        counted = 0
+        line_of = chunk.line_of
         for s, e in positions:
-            line += data.count(b"\n", counted, s)
-            counted = s
-            self._add(file_id, line, data[s:e])
+            self._add(file_id, line_of(s), data[s:e])
 
     def _feed_console(self, file_id: int, data: bytes, first_line: int) -> None:
         text = data.decode("utf-8", "replace")

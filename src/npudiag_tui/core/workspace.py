@@ -31,7 +31,7 @@ def _index_file(job: tuple[int, str, str, bool, int | None, int | None]) -> tupl
     idx = FileIndex(path, file_id, path, year_hint=year)
     scan = SourceScan(Stream(stream), run_log=run_log)
     try:
-        idx.extend(on_chunk=lambda data, off, first: scan.feed(file_id, data, first), limit=limit)
+        idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk), limit=limit)
     except IndexError_ as exc:
         return file_id, {}, [], [], False, str(exc)
     return file_id, {k: getattr(idx, k) for k in _INDEX_STATE}, scan.hits, scan.rank_lines, scan.has_info, None
@@ -194,7 +194,7 @@ class Workspace:
                      cancelled: Callable[[], bool] | None, limit: int | None = None) -> int:
         idx = self.indexes[file_id]
         try:
-            return idx.extend(on_chunk=lambda data, off, first: scan.feed(file_id, data, first),
+            return idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk),
                               cancelled=cancelled, progress=progress, limit=limit)
         except IndexError_ as exc:
             if file_id not in self.failed_files:

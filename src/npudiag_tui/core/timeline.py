@@ -28,6 +28,7 @@ Pure Python: no Textual, no rich.
 from __future__ import annotations
 
 import heapq
+import os
 import re
 from array import array
 from bisect import bisect_left, bisect_right
@@ -39,8 +40,30 @@ if TYPE_CHECKING:  # pragma: no cover
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
 
-_BATCH = 16384
+_BATCH = 4096
 _NEG = -(1 << 62)
+_SAMPLE = 256  # every 256th merged position keeps its key, for position_at_time
+_READ = 4 << 20
+_TS6 = re.compile(rb"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d)\.(\d{3})\.(\d{3})")
+_SECONDS: dict[bytes, int] = {}
+
+
+def _ts6_us(m: "re.Match[bytes]") -> int | None:
+    """µs of a TS6 match; the whole-second part is cached (logs repeat seconds many times)."""
+    sec = m.group(1)
+    base = _SECONDS.get(sec)
+    if base is None:
+        from npudiag_tui.core.formats.timestamps import to_us
+
+        try:
+            base = to_us(int(sec[0:4]), int(sec[5:7]), int(sec[8:10]), int(sec[11:13]), int(sec[14:16]),
+                         int(sec[17:19]))
+        except ValueError:
+            return None
+        if len(_SECONDS) > 200_000:
+            _SECONDS.clear()
+        _SECONDS[sec] = base
+    return base + int(m.group(2)) * 1000 + int(m.group(3))
 
 
 class Timeline:
@@ -66,6 +89,7 @@ class Timeline:
         self._sel: dict[int, array] = {}  # file_id -> selected line numbers (selection mode)
         self._next: dict[int, int] = {f: 0 for f in self.file_ids}  # consumed per file
         self._last_key: dict[int, int] = {}  # source id -> last key (inheritance across chain)
+        self._samples = array("q")  # key of every _SAMPLE-th merged position
         self.complete = mode == "concat"
         if selection is not None:
             for f in self.file_ids:
@@ -140,23 +164,33 @@ class Timeline:
         return t + self.ws.source_of_file(f).clock_offset_us
 
     def position_at_time(self, t: int) -> int:
-        """First position whose time is >= t (binary search; lines without time sort early)."""
+        """First position whose time is >= t (best effort where a file's clock goes backwards).
+
+        Merged: a bisect over the sampled keys, then a short scan (<= 256 lines). Concat: the
+        file whose last stamp reaches t, then that file's own index lookup.
+        """
         n = len(self)
         if n == 0:
             return 0
-        if self.mode == "concat" and len(self.file_ids) == 1:
-            f = self.file_ids[0]
-            off = self.ws.source_of_file(f).clock_offset_us
-            return min(self.ws.indexes[f].line_at_time(t - off), n - 1)
-        lo, hi = 0, n
-        while lo < hi:
-            mid = (lo + hi) // 2
-            tm = self.time_at(mid)
-            if tm is None or tm < t:
-                lo = mid + 1
-            else:
-                hi = mid
-        return min(lo, n - 1)
+        if self.mode == "concat":
+            base = 0
+            for f in self.file_ids:
+                idx = self.ws.indexes[f]
+                count = idx.line_count
+                off = self.ws.source_of_file(f).clock_offset_us
+                last = idx.last_time
+                if count and (last < 0 or last + off >= t or f == self.file_ids[-1]):
+                    return min(base + idx.line_at_time(t - off), n - 1)
+                base += count
+            return n - 1
+        k = bisect_left(self._samples, t)
+        lo = max(k - 1, 0) * _SAMPLE
+        hi = min(k * _SAMPLE + 1, n)
+        for i in range(lo, hi):
+            tm = self.time_at(i)
+            if tm is not None and tm >= t:
+                return i
+        return min(hi, n - 1)
 
     # ------------------------------------------------------------------ building
     def _keys(self, fid: int, start: int, stop: int, src_id: int, offset: int
@@ -176,6 +210,24 @@ class Timeline:
                 yield last, rank, fid, k
             return
         i = start
+        if self.ws.source_of_file(fid).stream.value != "stdout":
+            # plog/device grammar: the TS6 stamp is in the head; read runs of lines and take
+            # it with one C-level search per line (the generic find_stamp costs ~8 µs/line)
+            search = _TS6.search
+            while i < stop:
+                raws = idx.raw_lines(i, min(65536, stop - i))
+                if not raws:
+                    break
+                for raw in raws:
+                    m = search(raw, 0, 400)
+                    if m is not None:
+                        us = _ts6_us(m)
+                        if us is not None:
+                            last = us + offset
+                    yield last, rank, fid, i
+                    i += 1
+                self._last_key[src_id] = last
+            return
         block_times = getattr(idx, "_block_times", None)
         nl_before = getattr(idx, "nl_before", None)
         while i < stop:
@@ -238,7 +290,10 @@ class Timeline:
         files_a, lines_a, pos_map, nxt = self.files, self.lines, self._pos, self._next
         n = len(files_a)
         count = 0
-        for _key, _src, fid, line in merged:
+        samples = self._samples
+        for key, _src, fid, line in merged:
+            if n % _SAMPLE == 0:
+                samples.append(key)
             pos = pos_map.get(fid)
             if pos is None:
                 pos = pos_map[fid] = array("I")
@@ -265,41 +320,72 @@ class Timeline:
                 + sum(a.itemsize * len(a) for a in self._sel.values()))
 
 
-def scan_matching_lines(index, pattern: "re.Pattern[bytes]", cancelled: Cancelled | None = None,
+def scan_matching_lines(index, pattern: "re.Pattern[bytes] | None", cancelled: Cancelled | None = None,
                         predicate: Callable[[str], bool] | None = None,
-                        limit: int = 5_000_000, chunk_lines: int = 65536, start: int = 0) -> array:
-    """Line numbers of `index` whose raw bytes match `pattern` (and `predicate`, when given).
+                        limit: int = 5_000_000, start: int = 0, literal: bytes | None = None) -> array:
+    """Line numbers of `index` whose bytes match `pattern` (and `predicate`, when given).
 
-    Reads the file through the index in runs of lines and searches each run with one C-level
-    `finditer`, so lines that cannot match cost nothing in Python. `pattern` should be compiled
-    with re.M when it uses ^. `start` skips lines already scanned (live tail).
+    Reads the file in 4 MiB runs of whole lines with pread and searches each run with one
+    C-level `finditer`, so lines that cannot match cost nothing in Python. `pattern` should be
+    compiled with re.M when it uses ^. `literal` (lower-case bytes) replaces the pattern with a
+    case-insensitive substring search, much faster than re.I. `start` skips lines already
+    scanned (live tail).
     """
     out = array("I")
     n = index.line_count
-    i = start
-    while i < n:
-        if cancelled is not None and cancelled():
-            break
-        count = min(chunk_lines, n - i)
-        raws = index.raw_lines(i, count)
-        if not raws:
-            break
-        data = b"\n".join(raws)
-        last_line = -1
-        pos_line = 0
-        counted = 0
-        for m in pattern.finditer(data):
-            s = m.start()
-            pos_line += data.count(b"\n", counted, s)
-            counted = s
-            if pos_line == last_line:
-                continue
-            last_line = pos_line
-            if predicate is not None:
-                if not predicate(raws[pos_line][:4096].decode("utf-8", "replace")):
+    if start >= n:
+        return out
+    pos = index.line_start(start)
+    end = max(index.size, index.indexed)
+    line = start
+    try:
+        fd = os.open(index.path, os.O_RDONLY)
+    except OSError:
+        return out
+    try:
+        while pos < end:
+            if cancelled is not None and cancelled():
+                break
+            data = os.pread(fd, min(_READ, end - pos), pos)
+            if not data:
+                break
+            if pos + len(data) < end:
+                cut = data.rfind(b"\n")
+                if cut >= 0:
+                    data = data[: cut + 1]
+            counted = 0
+            last_line = -1
+            if literal is not None:
+                low = data.lower()
+                starts = []
+                p = low.find(literal)
+                while p >= 0:
+                    starts.append(p)
+                    e = low.find(b"\n", p)
+                    if e < 0:
+                        break
+                    p = low.find(literal, e)
+            else:
+                starts = [m.start() for m in pattern.finditer(data)]  # type: ignore[union-attr]
+            for s0 in starts:
+                line += data.count(b"\n", counted, s0)
+                counted = s0
+                if line == last_line:
                     continue
-            out.append(i + pos_line)
-            if len(out) >= limit:
-                return out
-        i += len(raws)
+                last_line = line
+                if line >= n:
+                    break
+                if predicate is not None:
+                    ls = data.rfind(b"\n", 0, s0) + 1
+                    le = data.find(b"\n", s0)
+                    raw = data[ls: le if le >= 0 else len(data)][:4096]
+                    if not predicate(raw.decode("utf-8", "replace").rstrip("\r")):
+                        continue
+                out.append(line)
+                if len(out) >= limit:
+                    return out
+            line += data.count(b"\n", counted)
+            pos += len(data)
+    finally:
+        os.close(fd)
     return out

@@ -9,11 +9,12 @@ cancellation, so keys work meanwhile.
 from __future__ import annotations
 
 import re
+import sys
 import time
 from typing import Any, Iterable, Sequence
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
@@ -133,6 +134,7 @@ class NpuDiagApp(App[int]):
         self._hit_levels: list[tuple[int, int, int]] | None = None
         self._pending_anchor_jump = True
         self._pending_sources = 0
+        self._input_until = 0.0
         self._diagnosed_once = False
         self._built_files = 0
         self._live = follow
@@ -166,6 +168,11 @@ class NpuDiagApp(App[int]):
         yield from palette_commands(self)
 
     def on_mount(self) -> None:
+        # Workers run pure-Python loops (merge, scans); with the default 5 ms GIL switch
+        # interval every wake-up of the UI thread can wait that long, and a key press needs
+        # many. 1 ms keeps keys responsive while workers run (TEXTUAL.md 3.6).
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(0.001)
         width = self.size.width
         layout = self.layout_mode or ("side" if width >= 200 else "stacked")
         self.query_one("#panes").set_class(layout == "side", "-side")
@@ -187,6 +194,9 @@ class NpuDiagApp(App[int]):
         self.index_worker()
         if self._live:
             self._start_live()
+
+    def on_unmount(self) -> None:
+        sys.setswitchinterval(getattr(self, "_switch_interval", 0.005))
 
     def _start_live(self) -> None:
         """Mount the live tail (tui.live) when following was asked for at start."""
@@ -280,6 +290,22 @@ class NpuDiagApp(App[int]):
         self.build_sources(panes, self.generation, self.spec)
 
     # ------------------------------------------------------------------ workers
+    def _yield_to_ui(self, worker: Worker) -> bool:
+        """Cancellation check that also pauses background work while the user is typing.
+
+        Workers run pure-Python loops that hold the GIL; a key press needs the UI thread for
+        many short turns, so with busy workers it took seconds. Each worker calls this between
+        chunks (~10-50 ms of work) and sleeps while keys or clicks arrived in the last 300 ms.
+        """
+        while not worker.is_cancelled and time.monotonic() < self._input_until:
+            time.sleep(0.02)
+        return worker.is_cancelled
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+            self._input_until = time.monotonic() + 0.3
+        await super().on_event(event)
+
     @work(thread=True, exclusive=True, group="index", exit_on_error=False, name="index")
     def index_worker(self) -> None:
         worker = get_current_worker()
@@ -291,7 +317,7 @@ class NpuDiagApp(App[int]):
                 last[0] = now
                 self.post_message(IndexProgress(done, total))
 
-        self.ws.index(progress=progress, cancelled=lambda: worker.is_cancelled)
+        self.ws.index(progress=progress, cancelled=lambda: self._yield_to_ui(worker))
         if not worker.is_cancelled:
             self.post_message(IndexDone())
 
@@ -317,7 +343,7 @@ class NpuDiagApp(App[int]):
 
     def _build(self, panes: list[str], generation: int, spec: FilterSpec) -> None:
         worker = get_current_worker()
-        cancelled = lambda: worker.is_cancelled  # noqa: E731
+        cancelled = lambda: self._yield_to_ui(worker)  # noqa: E731
         for pane in panes:
             if cancelled():
                 return
@@ -398,12 +424,12 @@ class NpuDiagApp(App[int]):
                         return True
                     return False
 
-                lines = scan_matching_lines(idx, pattern, lambda: worker.is_cancelled, keep, start=start)
+                lines = scan_matching_lines(idx, pattern, lambda: self._yield_to_ui(worker), keep, start=start)
                 found[f.file_id] = (end, list(zip(lines, levels)))
         self.post_message(MarksReady(found))
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
-    def search_worker(self, pattern: re.Pattern[bytes], generation: int) -> None:
+    def search_worker(self, pattern: re.Pattern[bytes], generation: int, literal: bytes | None = None) -> None:
         worker = get_current_worker()
         matches: dict[int, Any] = {}
         truncated = False
@@ -411,7 +437,8 @@ class NpuDiagApp(App[int]):
         for idx in self.ws.indexes:
             if worker.is_cancelled:
                 return
-            got = scan_matching_lines(idx, pattern, lambda: worker.is_cancelled, limit=budget)
+            got = scan_matching_lines(idx, pattern, lambda: self._yield_to_ui(worker), limit=budget,
+                                      literal=literal)
             budget -= len(got)
             if got:
                 matches[idx.file_id] = got
@@ -770,7 +797,9 @@ class NpuDiagApp(App[int]):
             v.search_re = str_re
             v.clear_caches()
         self._update_status()
-        self.search_worker(bytes_re, self.search_generation)
+        # plain words: a lower-cased substring search is far faster than re.I over gigabytes
+        literal = None if re.search(r"[\\^$.|?*+()\[\]{}]", term) else term.lower().encode("utf-8")
+        self.search_worker(bytes_re, self.search_generation, literal)
 
     def action_next_hit(self) -> None:
         if self.search_matches is None:

@@ -53,3 +53,7 @@ def test_help_screen(snap_compare):
 
 def test_small_terminal(snap_compare):
     assert snap_compare(new_app(), run_before=_run(), terminal_size=(80, 24))
+
+
+def test_filter_dialog_small(snap_compare):
+    assert snap_compare(new_app(), run_before=_run("f"), terminal_size=(80, 24))

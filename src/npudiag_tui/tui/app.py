@@ -151,7 +151,7 @@ class NpuDiagApp(App[int]):
                     yield LogView(self.ws, title, key, id=f"pane-{key}")
             yield LogView(self.ws, "merged timeline", "merged", merged=True, id="pane-merged")
             yield SidePanel(id="side")
-        yield Input(placeholder="search (regex or text), enter to find, esc to close", id="search")
+        yield Input(placeholder="search (regex or text), enter to find, esc to close", id="search", compact=True)
         yield StatusBar(id="status")
         yield Footer()
 
@@ -454,7 +454,7 @@ class NpuDiagApp(App[int]):
 
     # ------------------------------------------------------------------ message handlers
     def on_index_progress(self, message: IndexProgress) -> None:
-        self.query_one(StatusBar).set_progress(message.done, message.total)
+        self.query_one(StatusBar).set_progress(message.done, message.total, "indexing")
         for v in self.views():
             if v.display:
                 v.refresh_count()
@@ -511,7 +511,7 @@ class NpuDiagApp(App[int]):
         if not message.label:
             bar.set_progress(None)
             return
-        bar.set_progress(message.done, message.total)
+        bar.set_progress(message.done, message.total, f"building {message.label}")
 
     def on_source_ready(self, message: SourceReady) -> None:
         if message.generation != self.generation:

@@ -68,11 +68,11 @@ class FilterScreen(ModalScreen["FilterSpec | None"]):
         width: 70; max-width: 100%; height: auto; max-height: 100%;
         background: $panel; border: round $accent; padding: 0 1;
     }
-    FilterScreen Label { margin-top: 1; }
+    FilterScreen Label { margin-top: 1; color: $text-muted; }
     FilterScreen Horizontal { height: auto; }
     FilterScreen Checkbox { width: auto; border: none; padding: 0 1 0 0; }
-    FilterScreen Input { height: 1; border: none; padding: 0 1; background: $surface; }
-    FilterScreen Select { height: 1; }
+    FilterScreen Input { background: $panel-lighten-2; }
+    FilterScreen Input:focus { background: $accent 30%; }
     FilterScreen #buttons { margin-top: 1; height: 3; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -88,18 +88,18 @@ class FilterScreen(ModalScreen["FilterSpec | None"]):
             yield Label(Text("Level at least"))
             yield Select([("warning", int(Level.WARNING)), ("error", int(Level.ERROR))],
                          prompt="any", value=self.spec.min_level or Select.NULL, id="level",
-                         allow_blank=True)
+                         allow_blank=True, compact=True)
             yield Label(Text("Streams shown"))
             with Horizontal():
                 for key, title in self.panes:
                     yield Checkbox(title, key not in self.spec.hidden, id=f"stream-{key}")
             yield Label(Text("Ranks (e.g. 0,3-5; empty = all)"))
             ranks = "" if self.spec.ranks is None else ",".join(map(str, sorted(self.spec.ranks)))
-            yield Input(ranks, id="ranks")
+            yield Input(ranks, placeholder="all", id="ranks", compact=True)
             yield Label(Text("Module (e.g. HCCL, RUNTIME)"))
-            yield Input(self.spec.module, id="module")
+            yield Input(self.spec.module, placeholder="any", id="module", compact=True)
             yield Label(Text("Text regex"))
-            yield Input(self.spec.regex, id="regex")
+            yield Input(self.spec.regex, placeholder="none", id="regex", compact=True)
             with Horizontal(id="buttons"):
                 yield Button("Apply", variant="primary", id="apply")
                 yield Button("Clear", id="clear")

@@ -16,7 +16,9 @@ class StatusBar(Horizontal):
         & > #status-text { width: 1fr; height: 1; }
         & > #status-follow { width: auto; height: 1; padding: 0 1; }
         & > #status-progress { width: 28; height: 1; display: none; }
+        & > #status-busy { width: auto; height: 1; display: none; color: $text-muted; }
         &.-busy > #status-progress { display: block; }
+        &.-busy > #status-busy { display: block; }
         & > #status-progress Bar { width: 14; }
     }
     """
@@ -24,6 +26,7 @@ class StatusBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static(Text(""), id="status-text")
         yield Static(Text(""), id="status-follow")
+        yield Static(Text(""), id="status-busy")
         yield ProgressBar(total=100, show_eta=False, id="status-progress")
 
     def set_text(self, text: Text | str) -> None:
@@ -33,10 +36,11 @@ class StatusBar(Horizontal):
         self.query_one("#status-follow", Static).update(
             Text(" FOLLOW ", style="bold reverse green") if on else Text("paused", style="dim"))
 
-    def set_progress(self, done: int | None, total: int = 100) -> None:
+    def set_progress(self, done: int | None, total: int = 100, label: str = "") -> None:
         bar = self.query_one("#status-progress", ProgressBar)
         if done is None:
             self.remove_class("-busy")
             return
         self.add_class("-busy")
+        self.query_one("#status-busy", Static).update(Text(label))
         bar.update(total=max(total, 1), progress=min(done, total))

@@ -188,7 +188,7 @@ async def test_rank_choice_hides_other_ranks(tree):
         from textual.widgets import SelectionList
         sel = app.screen.query_one("#rank-list", SelectionList)
         sel.deselect(0)
-        await pilot.click("#apply")
+        await pilot.press("enter")
         await settle(pilot)
         plog = app.view("plog")
         assert all(app.ws.source_of_file(plog.ref_at(i)[0]).rank == 1 for i in range(plog.count))

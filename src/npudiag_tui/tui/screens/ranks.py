@@ -22,7 +22,7 @@ class RankScreen(ModalScreen["frozenset[int] | None | bool"]):
     RankScreen SelectionList { height: auto; max-height: 16; }
     RankScreen Horizontal { height: 3; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "apply", "Apply", priority=True)]
 
     def __init__(self, ranks: list[tuple[int, str]], chosen: frozenset[int] | None) -> None:
         super().__init__()
@@ -56,7 +56,7 @@ class RankScreen(ModalScreen["frozenset[int] | None | bool"]):
         else:
             self.dismiss(False)
 
-    def key_enter(self) -> None:
+    def action_apply(self) -> None:
         self.dismiss(self._result())
 
     def action_cancel(self) -> None:

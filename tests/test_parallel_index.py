@@ -23,6 +23,7 @@ def test_parallel_index_equals_serial(monkeypatch):
     serial.index()
     monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(workspace, "_workers", lambda: 2)
+    monkeypatch.setattr(workspace, "PARALLEL_MIN_WORKERS", 2)
     parallel = Workspace.open([str(FIXTURE)])
     seen: list[int] = []
     parallel.snapshot_index(progress=lambda done, total: seen.append(done))

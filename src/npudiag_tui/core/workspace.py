@@ -95,9 +95,13 @@ class Workspace:
         return self._source_of_file[file_id]
 
     def index(self, progress: Callable[[int, int], None] | None = None,
-              cancelled: Callable[[], bool] | None = None) -> None:
-        """Index and scan every file once (one read pass per file)."""
-        self._index_all(progress, cancelled, snapshot=False)
+              cancelled: Callable[[], bool] | None = None, processes: bool | None = None) -> None:
+        """Index and scan every file once (one read pass per file).
+
+        `processes=True` asks for worker processes even on two cores: an interactive caller
+        (the TUI) wants the GIL-bound pass out of its own process, whatever the raw speed.
+        """
+        self._index_all(progress, cancelled, snapshot=False, processes=processes)
 
     def snapshot_index(self, progress: Callable[[int, int], None] | None = None,
                        cancelled: Callable[[], bool] | None = None) -> None:
@@ -111,11 +115,12 @@ class Workspace:
         self._index_all(progress, cancelled, snapshot=True)
 
     def _index_all(self, progress: Callable[[int, int], None] | None,
-                   cancelled: Callable[[], bool] | None, snapshot: bool) -> None:
+                   cancelled: Callable[[], bool] | None, snapshot: bool, processes: bool | None = None) -> None:
         # Measured on 2 vCPUs: two processes counting newlines were no faster than one (the
         # pass is bound by memory bandwidth there), so the pool is used from 4 cores up.
         workers = min(_workers(), 8)
-        if workers >= PARALLEL_MIN_WORKERS and self.total_bytes >= PARALLEL_MIN_BYTES and len(self.files) >= 2:
+        enough = workers >= (2 if processes else PARALLEL_MIN_WORKERS)
+        if processes is not False and enough and self.total_bytes >= PARALLEL_MIN_BYTES and len(self.files) >= 2:
             if self._index_parallel(workers, progress, cancelled, snapshot):
                 return
         total = max(self.total_bytes, 1)

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 
 from rich.text import Text
 from textual import events, on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ScreenStackError, App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.screen import Screen
@@ -317,7 +317,8 @@ class NpuDiagApp(App[int]):
                 last[0] = now
                 self.post_message(IndexProgress(done, total))
 
-        self.ws.index(progress=progress, cancelled=lambda: self._yield_to_ui(worker))
+        # worker processes keep the GIL-bound index pass off the UI's interpreter
+        self.ws.index(progress=progress, cancelled=lambda: self._yield_to_ui(worker), processes=True)
         if not worker.is_cancelled:
             self.post_message(IndexDone())
 
@@ -652,8 +653,12 @@ class NpuDiagApp(App[int]):
         self._update_status()
 
     def on_descendant_focus(self) -> None:
-        if isinstance(self.focused, LogView):
-            self._last_view = self.focused
+        try:
+            focused = self.focused
+        except ScreenStackError:  # focus events can still arrive while the app shuts down
+            return
+        if isinstance(focused, LogView):
+            self._last_view = focused
         self._update_status()
 
     def _update_status(self) -> None:

@@ -82,11 +82,17 @@ def _recorded(text: str) -> int | None:
         return None
 
 
-def _channel_time(idx: FileIndex, line: int, chan: tuple, year_hint: int | None, back: int = 400) -> int | None:
-    """The last own stamp on the same interleaving channel (same rank/worker prefix) before
-    `line`: a rank's traceback must not inherit the time of another rank's block."""
+def _channel_time(idx: FileIndex, line: int, chan: tuple, prefix: str, year_hint: int | None,
+                  back: int = 400) -> int | None:
+    """The last stamp in the *body* of an earlier line on the same interleaving channel (same
+    rank/worker prefix): a rank's traceback must not inherit the time of another rank's block.
+    Logger stamps are not used: a traceback is printed long after its rank's last INFO line,
+    and an inherited time must never make a wrapper look earlier than it was. A cheap literal
+    prefix test skips other channels before any parsing."""
     first = max(0, line - back)
     for text in reversed(idx.lines(first, line - first)):
+        if prefix and not text.startswith(prefix) and not C.clean(text).startswith(prefix):
+            continue
         body, pre = C.strip_prefixes(C.clean(text))
         if C.channel(pre) != chan:
             continue
@@ -223,7 +229,8 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
     last_line: dict[int, int] = {}
     for hit in hits:
         raw = hit.text
-        text, pre = C.strip_prefixes(C.clean(raw))
+        cleaned = C.clean(raw)
+        text, pre = C.strip_prefixes(cleaned)
         kind, level, info = classify_line(text, source.stream)
         if pre.level in ("WARNING", "INFO", "DEBUG") and TIER.get(kind, 9) <= 1 and kind != "warning_code":
             # a logger WARNING/INFO line is a cause only with a code, an aclError number or device text
@@ -258,7 +265,9 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
             chan = C.channel(pre) if source.stream is Stream.STDOUT else None
             if chan is not None:
                 # None when the channel has no stamp nearby: the next stamp fills it in later
-                t = _channel_time(idx, hit.line, chan, year_hint)
+                prefix = cleaned[: len(cleaned) - len(text)]
+                t = _channel_time(idx, hit.line, chan, prefix[: prefix.find(")") + 1 or prefix.find("]") + 1],
+                                  year_hint)
             else:
                 t, _ = idx.line_time(hit.line)
             inherited = True

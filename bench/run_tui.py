@@ -1,0 +1,105 @@
+"""Time to the first anchored screen of the TUI, key latency, and peak RSS.
+
+    python bench/run_tui.py TREE [--size 160x45]
+
+Runs the app headless in a fresh process. The clock starts before the app module is imported,
+as for a user typing `npudiag-tui TREE`, and stops at the first refresh after the diagnosis put
+the cursor on the anchored line. Then a few keys are pressed through Pilot (which waits for the
+app to be idle, so with background merges running it overstates what a person sees: use
+`bench/tui_keys.sh TREE` for key latency in a real terminal), and the process's peak RSS
+(VmHWM) is printed per indexed line. Figures only: nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+CHILD = textwrap.dedent('''
+    import asyncio, json, os, sys, time
+    t0 = time.monotonic()
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    def hwm():
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+    out = {}
+
+    class TimedApp(NpuDiagApp):
+        """Records when the diagnosis has put the cursor on the anchor (no polling loop, which
+        would itself compete with the app for the GIL)."""
+
+        CSS_PATH = os.path.join(os.path.dirname(sys.modules[NpuDiagApp.__module__].__file__), "app.tcss")
+
+        def on_diagnosis_ready(self, message):
+            super().on_diagnosis_ready(message)
+            if "anchored_s" not in out and message.diagnosis is not None and message.diagnosis.anchor is not None:
+                self.call_after_refresh(self._anchored)
+
+        def _anchored(self):
+            out["anchored_s"] = time.monotonic() - t0
+            self.anchored.set()
+
+    w, h = (int(x) for x in sys.argv[2].split("x"))
+    app = TimedApp([sys.argv[1]], [], [], follow=False)
+    app.anchored = asyncio.Event()
+
+    async def auto(pilot):
+        try:
+            await asyncio.wait_for(app.anchored.wait(), 120)
+        except asyncio.TimeoutError:
+            pass
+        keys = {}
+        for k in ("j", "pagedown", "e", "E", "a", "]", "w", "G", "g"):
+            s = time.monotonic()
+            await pilot.press(k)
+            await pilot.pause()
+            keys[k] = round((time.monotonic() - s) * 1000, 1)
+        out["keys_ms"] = keys
+        while not app.is_settled() and time.monotonic() - t0 < 300:
+            await asyncio.sleep(0.5)
+        out["settled_s"] = time.monotonic() - t0
+        out["lines"] = sum(i.line_count for i in app.ws.indexes)
+        out["hwm"] = hwm()
+        app.exit()
+
+    app.run(headless=True, size=(w, h), auto_pilot=auto)
+    print(json.dumps(out))
+''')
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tree")
+    ap.add_argument("--size", default="160x45")
+    args = ap.parse_args()
+    for _ in range(2):  # warm the page cache like the other runners
+        subprocess.run(["cat"] + [os.path.join(r, f) for r, _, fs in os.walk(args.tree) for f in fs],
+                       stdout=subprocess.DEVNULL, check=False)
+        break
+    proc = subprocess.run([sys.executable, "-c", CHILD, args.tree, args.size], capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(proc.stderr[-2000:], file=sys.stderr)
+        return 1
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    lines = max(res["lines"], 1)
+    print(f"tree {args.tree}: {lines:,} lines")
+    print(f"first anchored screen: {res.get('anchored_s', float('nan')):.2f} s (target < 2 s)")
+    print("key latency via Pilot (ms; waits for idle, see tui_keys.sh for a terminal): "
+          + ", ".join(f"{k}={v}" for k, v in res["keys_ms"].items()))
+    print(f"all background work settled: {res['settled_s']:.1f} s")
+    print(f"peak RSS: {res['hwm'] / 1e6:.1f} MB = {res['hwm'] / lines:.1f} bytes per indexed line "
+          f"(target <= 24 per line plus a fixed base)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Run the app in tmux as a person would: time to the first anchored screen, then how long each
+# key takes until the screen changes (capture-pane polled every 10 ms).
+#   bash bench/tui_keys.sh TREE
+set -u
+tree=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+session=npudiag-bench-$$
+tmux kill-session -t "$session" 2>/dev/null
+start=$(date +%s.%N)
+tmux new -d -s "$session" -x 160 -y 45 "cd '$here' && .venv/bin/npudiag-tui --no-follow '$tree'"
+for _ in $(seq 1 600); do
+  if tmux capture-pane -p -t "$session" 2>/dev/null | grep -q "Category: [a-z]"; then
+    end=$(date +%s.%N)
+    echo "first anchored screen: $(echo "$end - $start" | bc) s (target < 2 s)"
+    break
+  fi
+  sleep 0.05
+done
+sleep 0.5
+for key in j j Down G g e E a w; do
+  before=$(tmux capture-pane -p -t "$session" | md5sum)
+  s=$(date +%s.%N)
+  tmux send-keys -t "$session" "$key"
+  for _ in $(seq 1 300); do
+    [ "$(tmux capture-pane -p -t "$session" | md5sum)" != "$before" ] && break
+    sleep 0.01
+  done
+  e=$(date +%s.%N)
+  echo "key $key: $(echo "($e - $s) * 1000" | bc | cut -d. -f1) ms until the screen changed"
+done
+tmux kill-session -t "$session"

@@ -1,6 +1,6 @@
 """Write SVG screenshots of the main screens to screenshots/ (TEXTUAL.md 2.8).
 
-    .venv/bin/python scripts/make_screenshots.py [FIXTURE_DIR]
+    .venv/bin/python screenshots/make_screenshots.py [FIXTURE_DIR]
 
 Drives the app headless with Pilot at a fixed size, so the pictures are deterministic. The
 default tree is fixtures/hccl-notify-wait-cascade (falls back to the TUI test tree).

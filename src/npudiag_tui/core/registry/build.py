@@ -6,7 +6,7 @@ from files inside the package. Facts (codes, families, titles, templates, arglis
 verbatim; every guidance sentence below is the product's own wording, hand-written for the codes that
 matter in PyTorch / vLLM / MindSpore jobs and composed from family + title advice for the rest.
 
-Usage: python scripts/build_registry.py [REFERENCE_DIR]   (default ../shared/reference)
+Usage: python -m npudiag_tui.core.registry.build [REFERENCE_DIR]   (default ../shared/reference)
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT_DIR = ROOT / "src" / "npudiag_tui" / "core" / "registry" / "data"
+ROOT = Path(__file__).resolve().parents[4]  # the repository (src/npudiag_tui/core/registry/)
+OUT_DIR = Path(__file__).resolve().parent / "data"
 
 # ---------------------------------------------------------------------------------------------
 # Hand-written guidance: code -> (possible cause, solution). Product wording.

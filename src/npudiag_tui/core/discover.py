@@ -233,9 +233,21 @@ def _safe_member(name: str) -> bool:
 def extract_archive(path: str, dest: str) -> list[str]:
     """Extract regular files only, refusing traversal, links and devices. Returns refused names."""
     refused: list[str] = []
-    total = 0
-    lower = path.lower()
-    if lower.endswith(".zip"):
+    total = [0]
+
+    def write(name: str, size: int, opener) -> None:
+        total[0] += size
+        if total[0] > MAX_ARCHIVE_BYTES:
+            raise ValueError("archive expands beyond 8 GiB")
+        target = os.path.join(dest, name)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        src = opener()
+        if src is None:
+            return
+        with src, open(target, "wb") as out:
+            shutil.copyfileobj(src, out, 1 << 20)
+
+    if path.lower().endswith(".zip"):
         with zipfile.ZipFile(path) as zf:
             for info in zf.infolist():
                 if info.is_dir():
@@ -243,33 +255,18 @@ def extract_archive(path: str, dest: str) -> list[str]:
                 if not _safe_member(info.filename):
                     refused.append(info.filename)
                     continue
-                total += info.file_size
-                if total > MAX_ARCHIVE_BYTES:
-                    raise ValueError("archive expands beyond 8 GiB")
-                target = os.path.join(dest, info.filename)
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with zf.open(info) as src, open(target, "wb") as out:
-                    shutil.copyfileobj(src, out, 1 << 20)
+                write(info.filename, info.file_size, lambda info=info: zf.open(info))
         return refused
     with tarfile.open(path, "r:*") as tf:
         for member in tf:
             if member.isdir():
                 continue
-            if not member.isfile() or not _safe_member(member.name):
-                if not member.isfile() and _safe_member(member.name):
-                    continue  # links and devices are silently not followed
+            if not _safe_member(member.name):
                 refused.append(member.name)
                 continue
-            total += member.size
-            if total > MAX_ARCHIVE_BYTES:
-                raise ValueError("archive expands beyond 8 GiB")
-            target = os.path.join(dest, member.name)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            src = tf.extractfile(member)
-            if src is None:
-                continue
-            with src, open(target, "wb") as out:
-                shutil.copyfileobj(src, out, 1 << 20)
+            if not member.isfile():
+                continue  # links and devices are not followed
+            write(member.name, member.size, lambda member=member: tf.extractfile(member))
     return refused
 
 

@@ -12,7 +12,7 @@ import re
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats.codes import is_inner_code, numeric_codes, string_codes
 from npudiag_tui.core.formats.plog import parse_plog
-from npudiag_tui.core.formats.timestamps import TS6_RE, find_stamp, parse_ts6
+from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import ErrorEvent, Level, LineRef, Source, Stream
 from npudiag_tui.core.scan import LineHit
@@ -70,16 +70,6 @@ _OPNAME = re.compile(r"OpName:\[([^\]]+)\]|call (aclnn\w+) failed|op type is (\w
 def _own_time(text: str, year_hint: int | None) -> int | None:
     st = find_stamp(text, year_hint)
     return st.us if st else None
-
-
-def _recorded(text: str) -> int | None:
-    m = TS6_RE.search(text)
-    if not m:
-        return None
-    try:
-        return parse_ts6(m)
-    except ValueError:
-        return None
 
 
 def _channel_time(idx: FileIndex, line: int, chan: tuple, prefix: str, year_hint: int | None,
@@ -258,7 +248,7 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
         idx = indexes[hit.file_id]
         own = _own_time(text, year_hint) if kind != "device_exc" or C.CANN_GEN2.match(text.strip()) else None
         if own is None and kind == "device_exc":
-            own = _recorded(text)
+            own = ts6_to_us(text)
         if own is not None:
             t, inherited = own, False
         else:

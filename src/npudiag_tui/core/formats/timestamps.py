@@ -81,15 +81,24 @@ def parse_ts6(match: re.Match) -> int:
                  int(g[6]) * 1000 + int(g[7]))
 
 
-def ts6_bytes_to_us(raw: bytes) -> int | None:
-    """A TS6 stamp from raw bytes, or None. Used by the indexer on block boundaries."""
-    m = TS6_BYTES.search(raw)
+def _first_ts6(pattern: re.Pattern, raw):  # type: ignore[type-arg]
+    m = pattern.search(raw)
     if not m:
         return None
     try:
         return parse_ts6(m)
     except ValueError:
         return None
+
+
+def ts6_bytes_to_us(raw: bytes) -> int | None:
+    """A TS6 stamp from raw bytes, or None. Used by the indexer on block boundaries."""
+    return _first_ts6(TS6_BYTES, raw)
+
+
+def ts6_to_us(text: str) -> int | None:
+    """The first TS6 stamp anywhere in a line (a CANN block's recorded time), or None."""
+    return _first_ts6(TS6_RE, text)
 
 
 def name_time(filename: str) -> int | None:

@@ -344,6 +344,10 @@ def diagnose(ws: "Workspace") -> Diagnosis:
     diag.category = anchor.category
     near = [e for e in events if e is not anchor and e.source_id == anchor.source_id
             and abs(e.ref.line - anchor.ref.line) <= 40 and e.ref.file_id == anchor.ref.file_id]
+    if anchor.time is not None and anchor.rank is not None:
+        # the same event seen by another stream of the rank (a console code for a plog line)
+        near += [e for e in events if e is not anchor and e not in near and e.rank == anchor.rank
+                 and e.time is not None and abs(e.time - anchor.time) <= 10 * US]
     diag.compile_stage = compile_stage([anchor.text] + [e.text for e in near]) if anchor.category in (
         "compile", "stream_event", "memory") else None
     guidance, code = _guidance(ws, anchor, near)

@@ -79,12 +79,18 @@ def _channel_time(idx: FileIndex, line: int, chan: tuple, prefix: str, year_hint
     Logger stamps are not used: a traceback is printed long after its rank's last INFO line,
     and an inherited time must never make a wrapper look earlier than it was. A cheap literal
     prefix test skips other channels before any parsing."""
+    # torch_npu prints its seconds-stamped header right after the exception: look a few lines
+    # ahead on the channel first, then back
+    ahead = idx.lines(line + 1, 8)
     first = max(0, line - back)
-    for text in reversed(idx.lines(first, line - first)):
+    behind = list(reversed(idx.lines(first, line - first)))
+    for text in ahead + behind:
         if prefix and not text.startswith(prefix) and not C.clean(text).startswith(prefix):
             continue
         body, pre = C.strip_prefixes(C.clean(text))
         if C.channel(pre) != chan:
+            continue
+        if text in ahead and not C.TORCH_HEADER_RE.search(body):
             continue
         st = find_stamp(body, year_hint)
         if st is not None:

@@ -246,3 +246,22 @@ def test_timeout_suspect_is_the_silent_peer_named_in_link_error_rows(tmp_path):
     assert roles[3] == "root"
     assert roles[0] == roles[1] == "victim"
     assert any("rank 3" in m.lower() for m in d.missing)
+
+
+def test_inner_code_detail_takes_the_status_its_wrapper_reported(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "RuntimeError: npu_moe_gating_top_k:x.cpp:48 NPU function error: call aclnnMoeGatingTopK failed, error code is 561002\n"
+        "[ERROR] 2025-12-24-02:36:13 (PID:11657, Device:0, RankID:0) ERR00100 PTA call acl api failed.\n"
+        "EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 11657] 2025-12-24-02:36:12.999.877 expert count is: 128, but currently only support 256.[FUNC:CheckInputShape][FILE:t.cpp][LINE:166]\n"})
+    assert "expert count" in anchor_text(ws, d)
+    assert d.anchor.attrs["code"] == "561002"
+    assert d.guidance is not None and d.guidance["code"] == "561002"
+
+
+def test_lookalike_a_real_code_on_the_anchor_wins_over_related_numbers(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "RuntimeError: f:x.cpp:48 NPU function error: call aclnnSwiGlu failed, error code is 561003\n"
+        "EZ1001: [PID: 7] 2025-12-24-02:36:12.999.877 the dtype of self is not supported.\n"})
+    assert d.anchor.attrs["code"] == "EZ1001"
+    assert d.guidance["code"] == "EZ1001"

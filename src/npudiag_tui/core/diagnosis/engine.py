@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from npudiag_tui.core.diagnosis.classify import classify, compile_stage
 from npudiag_tui.core.diagnosis.events import TIER, build_events
 from npudiag_tui.core.formats.codes import is_inner_code
+from npudiag_tui.core.formats.console import clean
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Diagnosis, ErrorEvent, LineRef, RankRole, Situation, Stream
 
@@ -265,22 +266,28 @@ def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) ->
         for w in getattr(reg, "warnings", []):
             if w not in ws.problems:
                 ws.problems.append(w)
-    candidates = [c for c in anchor.codes if not is_inner_code(c)] + [c for c in anchor.codes if is_inner_code(c)]
-    for ev in related:
-        candidates += [c for c in ev.codes if not is_inner_code(c) and not c.startswith("W")]
-    for code in candidates:
+    text = anchor.detail or anchor.text
+
+    def from_registry(code: str) -> dict | None:
         entry = reg.lookup(code)
         if entry is None:
-            continue
-        text = anchor.detail or anchor.text
+            return None
         args = reg.extract_args(entry, text) if code in anchor.codes else {}
         message = reg.fill(entry, args) if args else None
-        return ({
-            "code": entry.code, "family": entry.family, "title": entry.title,
-            "message": message or (text if code in anchor.codes else entry.template),
-            "args": args, "possible_cause": entry.possible_cause, "solution": entry.solution,
-            "registry": entry.source,
-        }, code)
+        return {"code": entry.code, "family": entry.family, "title": entry.title,
+                "message": message or (text if code in anchor.codes else entry.template),
+                "args": args, "possible_cause": entry.possible_cause, "solution": entry.solution,
+                "registry": entry.source}
+
+    # Most specific first: a real CANN code of the anchor or its group, then the numeric status
+    # the host reported for it (507035, 561002...), and an inner code (EZ9999) only as a last resort.
+    specific = [c for c in anchor.codes if not is_inner_code(c)]
+    for ev in related:
+        specific += [c for c in ev.codes if not is_inner_code(c) and not c.startswith("W") and c not in specific]
+    for code in specific:
+        got = from_registry(code)
+        if got is not None:
+            return got, code
     for ev in [anchor] + related:
         for domain in ("acl", "aclnn", "hccl", "torch_npu"):
             if domain in ev.numeric:
@@ -288,9 +295,13 @@ def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) ->
                 if nc is not None and not (domain == "torch_npu" and ev is not anchor):
                     return ({
                         "code": str(nc.value), "family": nc.domain, "title": nc.name,
-                        "message": anchor.detail or anchor.text, "args": {},
+                        "message": text, "args": {},
                         "possible_cause": nc.meaning, "solution": None, "registry": "built-in",
                     }, str(nc.value))
+    for code in [c for c in anchor.codes if is_inner_code(c)]:
+        got = from_registry(code)
+        if got is not None:
+            return got, code
     return None, None
 
 
@@ -352,9 +363,18 @@ def diagnose(ws: "Workspace") -> Diagnosis:
         "compile", "stream_event", "memory") else None
     guidance, code = _guidance(ws, anchor, near)
     diag.guidance = guidance
-    anchor.attrs["code"] = code or (anchor.codes[0] if anchor.codes else None)
-    if code is None and anchor.numeric:
+    # the anchor's code is its own; a related event's code only when it is a CANN string code
+    # (a console EI0013 for the plog's CQE line), never a bare number relayed by another line
+    own = [c for c in anchor.codes if not is_inner_code(c)]
+    if own:
+        anchor.attrs["code"] = own[0]
+    elif anchor.numeric:
         anchor.attrs["code"] = str(next(iter(anchor.numeric.values())))
+    elif code and (code[:1] in ("E", "W") or (anchor.codes and all(is_inner_code(c) for c in anchor.codes))):
+        # the same event's real code, reported by a related line (an EZ9999 detail's 561002)
+        anchor.attrs["code"] = code
+    else:
+        anchor.attrs["code"] = anchor.codes[0] if anchor.codes else None
     word = _KIND_WORDS.get(anchor.kind, "error")
     what = (anchor.detail or anchor.text).strip()
     if len(what) > 160:
@@ -375,7 +395,7 @@ def diagnose(ws: "Workspace") -> Diagnosis:
     diag.evidence.append(f"Anchor ({anchor.category}): {_describe(anchor, ws)}: {what}")
     victims = [r for r in diag.ranks if r.role == "victim"]
     if victims:
-        diag.evidence.append(f"{len(victims)} other rank(s) fail later (victims): "
+        diag.evidence.append(f"{len(victims)} rank(s) only fail after the anchor or time out (victims): "
                              + ", ".join(str(r.rank) for r in victims[:16]))
     by_rel: dict[str, int] = {}
     for ev in cascade:
@@ -384,7 +404,7 @@ def diagnose(ws: "Workspace") -> Diagnosis:
     if by_rel:
         diag.evidence.append("Secondary lines: " + ", ".join(f"{n} {rel}" for rel, n in sorted(by_rel.items())))
     for ev in [e for e in cascade if e.secondary in ("wrapper", "timeout_victim", "sync_failure")][:3]:
-        diag.evidence.append(f"{ev.secondary}: {_describe(ev, ws)}: {ev.text.strip()[:140]}")
+        diag.evidence.append(f"{ev.secondary}: {_describe(ev, ws)}: {clean(ev.text).strip()[:140]}")
     if anchor.time is not None:
         later = [e for e in cascade if e.time is not None and e.time > anchor.time and e.secondary]
         if later:

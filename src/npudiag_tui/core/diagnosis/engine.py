@@ -268,24 +268,25 @@ def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) ->
                 ws.problems.append(w)
     text = anchor.detail or anchor.text
 
-    def from_registry(code: str) -> dict | None:
+    def from_registry(code: str, where: ErrorEvent) -> dict | None:
         entry = reg.lookup(code)
         if entry is None:
             return None
-        args = reg.extract_args(entry, text) if code in anchor.codes else {}
+        said = clean(where.detail or where.text).strip()  # the line that carries the code
+        args = reg.extract_args(entry, said)
         message = reg.fill(entry, args) if args else None
         return {"code": entry.code, "family": entry.family, "title": entry.title,
-                "message": message or (text if code in anchor.codes else entry.template),
-                "args": args, "possible_cause": entry.possible_cause, "solution": entry.solution,
-                "registry": entry.source}
+                "message": message or said, "args": args, "possible_cause": entry.possible_cause,
+                "solution": entry.solution, "registry": entry.source}
 
     # Most specific first: a real CANN code of the anchor or its group, then the numeric status
     # the host reported for it (507035, 561002...), and an inner code (EZ9999) only as a last resort.
-    specific = [c for c in anchor.codes if not is_inner_code(c)]
+    specific = [(c, anchor) for c in anchor.codes if not is_inner_code(c)]
     for ev in related:
-        specific += [c for c in ev.codes if not is_inner_code(c) and not c.startswith("W") and c not in specific]
-    for code in specific:
-        got = from_registry(code)
+        specific += [(c, ev) for c in ev.codes if not is_inner_code(c) and not c.startswith("W")
+                     and all(c != k for k, _ in specific)]
+    for code, where in specific:
+        got = from_registry(code, where)
         if got is not None:
             return got, code
     for ev in [anchor] + related:
@@ -299,7 +300,7 @@ def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) ->
                         "possible_cause": nc.meaning, "solution": None, "registry": "built-in",
                     }, str(nc.value))
     for code in [c for c in anchor.codes if is_inner_code(c)]:
-        got = from_registry(code)
+        got = from_registry(code, anchor)
         if got is not None:
             return got, code
     return None, None

@@ -48,6 +48,9 @@ _TS6 = re.compile(rb"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d)\.(\d{3})\.(\d{3})")
 _SECONDS: dict[bytes, int] = {}
 
 
+_RAW_BATCH = 2048
+
+
 def _ts6_us(m: "re.Match[bytes]") -> int | None:
     """µs of a TS6 match; the whole-second part is cached (logs repeat seconds many times)."""
     sec = m.group(1)
@@ -215,7 +218,9 @@ class Timeline:
             # it with one C-level search per line (the generic find_stamp costs ~8 µs/line)
             search = _TS6.search
             while i < stop:
-                raws = idx.raw_lines(i, min(65536, stop - i))
+                # one batch per source stays alive inside the k-way merge: keep it small
+                # (65536 lines x 8 ranks held ~100 MB of line bytes at once)
+                raws = idx.raw_lines(i, min(_RAW_BATCH, stop - i))
                 if not raws:
                     break
                 for raw in raws:

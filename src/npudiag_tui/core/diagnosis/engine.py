@@ -138,8 +138,6 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
                 if tier_limit < 2:
                     continue
                 return t0
-        if tier_limit == 0 and first.kind == "timeout":
-            continue
         return first
     return ordered[0]
 

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Sequence
 
 from rich.text import Text
 from textual import events, on, work
+from textual.css.query import NoMatches
 from textual.app import ScreenStackError, App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
@@ -139,6 +140,7 @@ class NpuDiagApp(App[int]):
         self._built_files = 0
         self._live = follow
         self._marks_ready = False
+        self._marks_started = False
         self._marks_scanned: dict[int, int] = {}
         self._level_marks: list[tuple[int, int, int]] = []
         self._last_view: LogView | None = None
@@ -455,7 +457,10 @@ class NpuDiagApp(App[int]):
 
     # ------------------------------------------------------------------ message handlers
     def on_index_progress(self, message: IndexProgress) -> None:
-        self.query_one(StatusBar).set_progress(message.done, message.total, "indexing")
+        try:
+            self.query_one(StatusBar).set_progress(message.done, message.total, "indexing")
+        except NoMatches:  # as above: late progress during shutdown
+            return
         for v in self.views():
             if v.display:
                 v.refresh_count()
@@ -466,7 +471,7 @@ class NpuDiagApp(App[int]):
         self._marks_ready = False
         self._marks_scanned.clear()
         self._level_marks = []
-        self.marks_worker()
+        self._marks_started = False
         self.query_one(StatusBar).set_progress(None)
         for problem in self.ws.problems[self._seen_problems:]:
             self.notify(problem, severity="warning", markup=False)
@@ -480,6 +485,11 @@ class NpuDiagApp(App[int]):
         self.diagnose_worker()
 
     def on_diagnosis_ready(self, message: DiagnosisReady) -> None:
+        if self.indexed and not self._marks_started:
+            # the level marks scan every file: start them after the diagnosis rather than
+            # beside it, so the two do not share the GIL on the way to the anchored screen
+            self._marks_started = True
+            self.marks_worker()
         self.diagnosis = message.diagnosis
         self.diagnosis_error = message.error
         side = self.query_one(SidePanel)
@@ -508,7 +518,10 @@ class NpuDiagApp(App[int]):
             self.cascade_index = 0
 
     def on_source_progress(self, message: SourceProgress) -> None:
-        bar = self.query_one(StatusBar)
+        try:
+            bar = self.query_one(StatusBar)
+        except NoMatches:  # progress from a worker can arrive while the app shuts down
+            return
         if not message.label:
             bar.set_progress(None)
             return

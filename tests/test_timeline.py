@@ -174,3 +174,24 @@ def test_timeline_does_not_import_ui():
     code = ("import sys, npudiag_tui.core.timeline; "
             "assert 'textual' not in sys.modules and 'rich' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_console_merge_keeps_time_order_across_index_blocks(tmp_path):
+    """Stamped and stampless lines of two consoles over several 64 KiB blocks merge in the
+    order of their (inherited) times: the merge must number block lines as the index does."""
+    for name, base in (("a.log", 0), ("b.log", 1)):
+        with open(tmp_path / name, "w") as f:
+            for i in range(4000):
+                s = 2 * i + base
+                if i % 3 == 0:
+                    f.write(f"2026-01-05 16:{s // 6000 % 60:02d}:{s // 100 % 60:02d},{s % 100 * 10:03d}"
+                            f" - INFO - {name} {i} {'x' * 40}\n")
+                else:
+                    f.write(f"  continuation {name} {i} {'y' * 40}\n")
+    ws = Workspace.open([str(tmp_path)])
+    ws.index()
+    assert len(ws.indexes[0].nl_before) > 2
+    tl = Timeline(ws, [0, 1])
+    tl.build()
+    times = [ws.indexes[f].line_time(line)[0] for f, line in (tl.at(p) for p in range(tl.total))]
+    assert all(b >= a for a, b in zip(times, times[1:]))

@@ -314,27 +314,29 @@ class FileIndex:
         return times
 
     def block_of_line(self, i: int) -> int:
-        """Block in which line i starts."""
-        return max(bisect_right(self.nl_before, i) - 1, 0) if i > 0 else 0
+        """Block in which line i starts: line i starts after newline i-1."""
+        return 0 if i <= 0 else bisect_right(self.nl_before, i - 1) - 1
+
+    def block_line_times(self, i: int) -> tuple[int, array]:
+        """(first line of line i's block, own stamp of every line of that block, -1 = none):
+        for callers that walk many lines, so they never redo the block numbering."""
+        k = self.block_of_line(i)
+        return self._block_first_line(k), self._block_times(k)
 
     def own_time(self, i: int) -> int | None:
-        k = self._block_for_line_start(i)
+        k = self.block_of_line(i)
         times = self._block_times(k)
         first = self._block_first_line(k)
         t = times[i - first] if 0 <= i - first < len(times) else -1
         return t if t >= 0 else None
 
     def _block_first_line(self, k: int) -> int:
-        """First line whose preceding newline lies in block k (see `_block_for_line_start`)."""
+        """First line whose preceding newline lies in block k (see `block_of_line`)."""
         return self.nl_before[k] + 1 if k > 0 else 0
-
-    def _block_for_line_start(self, i: int) -> int:
-        # line i starts after newline i-1, which lies in block bisect_right(nl_before, i-1)-1
-        return 0 if i <= 0 else bisect_right(self.nl_before, i - 1) - 1
 
     def line_time(self, i: int) -> tuple[int | None, bool]:
         """(time, inherited): a line without its own stamp inherits the previous line's."""
-        k = self._block_for_line_start(i)
+        k = self.block_of_line(i)
         walked = 0
         while k >= 0:
             times = self._block_times(k)
@@ -352,7 +354,6 @@ class FileIndex:
 
     def line_at_time(self, t: int) -> int:
         """First line whose time is >= t (best effort for non-monotone files)."""
-        lo = 0
         # blocks are mostly monotone: find the last block starting before t
         best = 0
         for k in range(len(self.block_time)):

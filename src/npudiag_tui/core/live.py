@@ -155,7 +155,7 @@ class LiveFileIndex(FileIndex):
             if st is not None:
                 t, inh = st.us, False
             else:
-                k = self._block_for_line_start(ln)
+                k = self.block_of_line(ln)
                 bt = self.block_time[k] if 0 <= k < len(self.block_time) else -1
                 t, inh = (prev_t if prev_t >= 0 else bt), True
             prev_t = t

@@ -233,38 +233,27 @@ class Timeline:
                     i += 1
                 self._last_key[src_id] = last
             return
-        block_times = getattr(idx, "_block_times", None)
-        nl_before = getattr(idx, "nl_before", None)
         while i < stop:
-            if block_times is not None and nl_before is not None and len(nl_before):
-                b = idx._block_for_line_start(i)
-                first = nl_before[b] if b > 0 else 0
-                times = block_times(b)
-                j = i - first
-                end_j = min(len(times), stop - first)
-                if j >= end_j:  # block ran short (partial tail): fall back per line
-                    t = idx.own_time(i)
-                    if t is not None:
-                        last = t + offset
-                    self._last_key[src_id] = last
-                    yield last, rank, fid, i
-                    i += 1
-                    continue
-                while j < end_j:
-                    t = times[j]
-                    if t >= 0:
-                        last = t + offset
-                    self._last_key[src_id] = last
-                    yield last, rank, fid, first + j
-                    j += 1
-                i = first + j
-            else:
+            # walk a block at a time with the index's own numbering of block lines
+            first, times = idx.block_line_times(i)
+            j = i - first
+            end_j = min(len(times), stop - first)
+            if j >= end_j:  # block ran short (partial tail): fall back per line
                 t = idx.own_time(i)
                 if t is not None:
                     last = t + offset
                 self._last_key[src_id] = last
                 yield last, rank, fid, i
                 i += 1
+                continue
+            while j < end_j:
+                t = times[j]
+                if t >= 0:
+                    last = t + offset
+                self._last_key[src_id] = last
+                yield last, rank, fid, first + j
+                j += 1
+            i = first + j
 
     def _source_iter(self, files: list[int], src_id: int, offset: int
                      ) -> Iterator[tuple[int, int, int, int]]:

@@ -77,7 +77,6 @@ def test_communication_single_rank_needs_all_ranks() -> None:
 
 def test_memory() -> None:
     actions, _ = plan_actions(sit("memory", code="EL0004", rank_count=8, text="HCCL alloc failed"))
-    t = text_of(actions)
     env = env_of(actions)
     assert "npu-smi info" in actions[0].action
     assert env["PYTORCH_NPU_ALLOC_CONF"] == "expandable_segments:True"

@@ -64,7 +64,7 @@ from npudiag_tui.core.discover import (
 )
 from npudiag_tui.core.formats.plog import looks_like_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, name_time
-from npudiag_tui.core.index import CHUNK, ChunkHook, FileIndex, IndexError_
+from npudiag_tui.core.index import ChunkHook, FileIndex, IndexError_
 from npudiag_tui.core.model import Source, SourceFile, Stream
 from npudiag_tui.core.scan import SourceScan
 

@@ -21,8 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.workspace import Workspace
 
 US = 1_000_000
-HCCL_EXEC_TIMEOUT_S = 1836
-HCCL_CONNECT_TIMEOUT_S = 120
 RELATION = {
     "wrapper": "wrapper", "sync": "sync_failure", "relay": "consequence", "cann_trace": "consequence",
     "timeout": "timeout_victim", "exception": "consequence", "log_error": "consequence",
@@ -169,7 +167,8 @@ def _link_cascade(events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[E
     return cascade
 
 
-def _anchor_ref(ev: ErrorEvent) -> LineRef:
+def anchor_ref(ev: ErrorEvent) -> LineRef:
+    """The line to show for an event (a device exception shows its errorStr line)."""
     line = ev.attrs.get("anchor_line") or ev.attrs.get("first_exc_line")
     return line if isinstance(line, LineRef) else ev.ref
 
@@ -305,8 +304,8 @@ def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) ->
 
 
 def _describe(ev: ErrorEvent, ws: "Workspace") -> str:
-    where = ws.files[_anchor_ref(ev).file_id].display
-    bits = [f"{where}:{_anchor_ref(ev).line + 1}"]
+    where = ws.files[anchor_ref(ev).file_id].display
+    bits = [f"{where}:{anchor_ref(ev).line + 1}"]
     if ev.time is not None:
         bits.append(format_us(ev.time) or "")
     if ev.rank is not None:
@@ -429,12 +428,3 @@ def diagnose(ws: "Workspace") -> Diagnosis:
         diag.missing.insert(0, f"Rank {suspect}'s own logs around {format_us(anchor.time) or 'the failure'}: its plog "
                             f"(and console) show why it did not answer; collect them with ASCEND_GLOBAL_LOG_LEVEL=1.")
     return diag
-
-
-def anchor_ref(ev: ErrorEvent) -> LineRef:
-    """The line to show for an event (a device exception shows its errorStr line)."""
-    return _anchor_ref(ev)
-
-
-def stream_name(ev: ErrorEvent) -> str:
-    return ev.stream.value if isinstance(ev.stream, Stream) else str(ev.stream)

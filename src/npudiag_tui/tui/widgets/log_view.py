@@ -12,8 +12,6 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Iterable
 
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding

@@ -80,6 +80,7 @@ class Workspace:
         }
         self.failed_files: set[int] = set()
         self._diagnosis = None
+        self._registry = None
 
     @classmethod
     def open(cls, paths: list[str], stdout: list[str] | None = None,
@@ -236,6 +237,17 @@ class Workspace:
                     host.device = src.device
 
     # ---------------------------------------------------------------- diagnosis
+    @property
+    def registry(self):
+        """The error-code registry (built-in, local CANN install, --registry files), loaded
+        once; a bad registry file becomes a one-line problem, never an exception."""
+        if self._registry is None:
+            from npudiag_tui.core.registry import Registry
+
+            self._registry = Registry.load(extra=self.registry_files)
+            self.problems.extend(w for w in self._registry.warnings if w not in self.problems)
+        return self._registry
+
     def diagnose(self):
         """The Diagnosis of what is indexed now (cached until the next index/refresh)."""
         if self._diagnosis is None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import classify, compile_stage
 from npudiag_tui.core.diagnosis.events import TIER, build_events
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.console import clean
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Diagnosis, ErrorEvent, LineRef, RankRole, Situation, Stream
+from npudiag_tui.core.registry import lookup_numeric
 
 if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.workspace import Workspace
@@ -252,17 +254,7 @@ def _timeout_suspect(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEve
 
 def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) -> tuple[dict | None, str | None]:
     """Registry entry for the anchor's most specific code (or a related event's)."""
-    try:
-        from npudiag_tui.core.registry import Registry, lookup_numeric
-    except ImportError:
-        return None, None
-    reg = getattr(ws, "_registry", None)
-    if reg is None:
-        reg = Registry.load(extra=ws.registry_files)
-        ws._registry = reg  # type: ignore[attr-defined]
-        for w in getattr(reg, "warnings", []):
-            if w not in ws.problems:
-                ws.problems.append(w)
+    reg = ws.registry
     text = anchor.detail or anchor.text
 
     def from_registry(code: str, where: ErrorEvent) -> dict | None:
@@ -414,12 +406,7 @@ def diagnose(ws: "Workspace") -> Diagnosis:
         compile_stage=diag.compile_stage, has_device_logs="device" in streams, has_info_lines=has_info,
         op_name=anchor.op_name or next((e.op_name for e in near if e.op_name), None),
     )
-    try:
-        from npudiag_tui.core.diagnosis.actions import plan_actions
-
-        diag.next_actions, diag.missing = plan_actions(situation)
-    except ImportError:
-        pass
+    diag.next_actions, diag.missing = plan_actions(situation)
     suspect = anchor.attrs.get("suspect_rank")
     if suspect is not None and suspect != anchor.rank:
         quiet = not any(e.rank == suspect and TIER.get(e.kind, 9) <= 1 for e in events)

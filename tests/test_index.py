@@ -7,8 +7,8 @@ import random
 import pytest
 
 from npudiag_tui.core import index as index_mod
-from npudiag_tui.core.formats.timestamps import format_us
-from npudiag_tui.core.index import BLOCK, CHUNK, FileIndex
+from npudiag_tui.core.formats.timestamps import find_stamp, format_us
+from npudiag_tui.core.index import BLOCK, CHUNK, UNKNOWN_TIME, FileIndex
 
 
 def wc_lines(data: bytes) -> int:
@@ -205,3 +205,36 @@ def test_long_stampless_line_spanning_blocks_inherits(tmp_path):
     assert t[1] == (t[0][0], True)
     assert format_us(t[2][0]).endswith(":02.000000") and not t[2][1]
     assert t[3] == (t[2][0], True)
+
+
+def test_block_times_are_lazy_and_line_at_time_bisects(tmp_path):
+    # ~40 blocks of stamped lines: nothing is parsed by the index pass itself, and a time
+    # lookup parses only the blocks its bisect probes
+    p = tmp_path / "plog.log"
+    lines = [f"[INFO] GE(1,python):2026-01-01-10:{k // 6000:02d}:{k // 100 % 60:02d}.{k % 100 * 10:03d}.000 "
+             f"[a.cc:1]1 F:{'x' * 200} {k}" for k in range(12000)]
+    p.write_text("\n".join(lines) + "\n")
+    idx = FileIndex(str(p))
+    idx.extend()
+    assert len(idx.block_time) > 30
+    assert all(t == UNKNOWN_TIME for t in idx.block_time)
+    for k in (0, 1, 4321, 11999):
+        t, inherited = idx.line_time(k)
+        assert not inherited
+        assert idx.line_at_time(t) == k
+    assert sum(t != UNKNOWN_TIME for t in idx.block_time) < len(idx.block_time) // 2
+
+
+def test_stamp_of_agrees_with_find_stamp(tmp_path):
+    idx = FileIndex(str(tmp_path / "none.log"), year_hint=2026)
+    samples = [
+        b"[ERROR] RUNTIME(1,python):2026-03-11-07:22:41.498.123 [a.cc:1] x",
+        b"INFO 03-11 07:22:41 [engine.py:1] vllm style",
+        b"2026-03-11 07:22:41,123 - root - INFO - pylog",
+        "\u4e2d" .encode() * 150 + b" 2026-03-11-07:22:41.498.123 late stamp after multibyte text",
+        b"no stamp at all",
+        b"[ERROR] X 2026-13-11-07:22:41.498.123 impossible month",
+    ]
+    for raw in samples:
+        st = find_stamp(raw[:400].decode("utf-8", "replace"), 2026)
+        assert idx.stamp_of(raw) == (st.us if st else -1), raw

@@ -31,3 +31,24 @@ def test_parallel_index_equals_serial(monkeypatch):
     assert seen and seen[-1] == parallel.total_bytes
     a, b = serial.diagnose(), parallel.diagnose()
     assert (a.anchor.ref, a.category) == (b.anchor.ref, b.category)
+
+
+def test_index_started_early_is_collected_by_index(monkeypatch):
+    # the CLI starts the pool before Textual loads; index() then collects the same result
+    monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 1 << 60)
+    serial = Workspace.open([str(FIXTURE)])
+    serial.index()
+    monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(workspace, "_workers", lambda: 2)
+    early = Workspace.open([str(FIXTURE)])
+    assert early.start_index() is True
+    early.index()
+    assert _state(early) == _state(serial)
+    assert early._inflight is None
+
+
+def test_small_trees_stay_serial():
+    ws = Workspace.open([str(FIXTURE)])
+    assert ws.start_index() is False  # below PARALLEL_MIN_BYTES: no worker processes
+    ws.index()
+    assert sum(i.line_count for i in ws.indexes) > 0

@@ -141,8 +141,44 @@ def test_incremental_build_with_cancel_and_progress(tmp_path):
     assert calls[-1] == (40001, 40001)
     for i in (0, partial - 1, partial, 40000):
         assert tl.position_of(*tl.at(i)) == i
-    # compact storage: 6 bytes per merged line + 4 for the reverse map
-    assert tl.memory_bytes() <= 10 * 40001 + 1024
+    # compact storage: 6 bytes per merged line + a sampled reverse map (every 64th line)
+    assert tl.memory_bytes() <= 6 * 40001 + 4 * (40001 // 64 + 2) + 1024
+
+
+def test_sampled_reverse_map_finds_every_interleaved_line(tmp_path):
+    # three files interleaved line by line for several hundred lines: most positions are found
+    # by stepping from a sampled one, in merge and in selection mode
+    files = {f"debug/plog/plog-{pid}_20260101100000000.log":
+             plog(pid, [(1.0 + k * 0.01 + pid * 1e-6, f"{pid}-{k}") for k in range(300)])
+             for pid in (100, 200, 300)}
+    ws = open_ws(tmp_path, files)
+    fids = [f.file_id for f in ws.files]
+    tl = Timeline(ws, fids)
+    tl.build()
+    assert len(tl) == 900
+    for i in range(len(tl)):
+        assert tl.position_of(*tl.at(i)) == i
+    assert tl.position_of(fids[0], 300) is None
+    assert tl.nearest_position(fids[0], 10_000) == tl.position_of(fids[0], 299)
+    sel = {f: [k for k in range(300) if k % 3 == 0] for f in fids}
+    stl = Timeline(ws, fids, sel)
+    stl.build()
+    assert len(stl) == 300
+    for i in range(len(stl)):
+        assert stl.position_of(*stl.at(i)) == i
+    assert stl.position_of(fids[1], 4) is None  # not selected
+    assert stl.nearest_position(fids[1], 4) == stl.position_of(fids[1], 3)
+
+
+def test_selection_merge_takes_stamps_from_the_selected_lines(tmp_path):
+    # selected lines are stamped from their own text; a selected continuation line inherits
+    ws = two_plogs(tmp_path)
+    fa, fb = [f.file_id for f in ws.files]
+    sel = {fa: [1, 2, 4], fb: [0, 1, 3]}  # a3, a3-cont, a5 / b2, b3, b6
+    tl = Timeline(ws, [fa, fb], sel)
+    tl.build()
+    assert texts(ws, tl) in (["b2", "a3", "a3-cont", "b3", "a5", "b6"],
+                             ["b2", "b3", "a3", "a3-cont", "a5", "b6"])
 
 
 def test_selection_and_scan_matching_lines(tmp_path):
@@ -195,3 +231,22 @@ def test_console_merge_keeps_time_order_across_index_blocks(tmp_path):
     tl.build()
     times = [ws.indexes[f].line_time(line)[0] for f, line in (tl.at(p) for p in range(tl.total))]
     assert all(b >= a for a, b in zip(times, times[1:]))
+
+
+def test_selection_times_from_the_scan_give_the_same_order(tmp_path):
+    # the scan hands over the stamps of the lines it kept; the merge then reads nothing again
+    from array import array
+
+    ws = two_plogs(tmp_path)
+    fids = [f.file_id for f in ws.files]
+    pat = re.compile(rb"\n\[INFO\] ")
+    times = {f: array("q") for f in fids}
+    sel = {f: scan_matching_lines(ws.indexes[f], pat, line_start=True, times=times[f]) for f in fids}
+    assert [len(times[f]) for f in fids] == [len(sel[f]) for f in fids] == [3, 4]  # a3-cont lines are not INFO headers
+    assert all(t > 0 for f in fids for t in times[f])
+    with_times = Timeline(ws, fids, sel, selection_times=times)
+    with_times.build()
+    reread = Timeline(ws, fids, sel)
+    reread.build()
+    assert [with_times.at(i) for i in range(len(with_times))] == [reread.at(i) for i in range(len(reread))]
+    assert texts(ws, with_times) == ["a1", "b2", "a3", "b3", "b4", "a5", "b6"]

@@ -65,11 +65,24 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(f"{s}: no such file")
     if args.report:
         return _report(paths, args)
+    ws = open_for_tui(paths, args.stdout, args.registry)
     try:
         from npudiag_tui.tui.app import run_tui
     except ImportError as exc:  # the TUI is optional for headless use
+        ws.close()
         return _fail(f"cannot start the interface ({exc}); use --report")
-    return run_tui(paths, args.stdout, args.registry, follow=not args.no_follow)
+    return run_tui(ws, follow=not args.no_follow)
+
+
+def open_for_tui(paths: list[str], stdout: list[str], registry: list[str]):
+    """Open the workspace and start its index pass in worker processes *before* Textual is
+    imported, so the UI's start-up (about half a second) overlaps the pass instead of
+    preceding it, and the workers fork from a small single-threaded interpreter."""
+    from npudiag_tui.core.workspace import Workspace
+
+    ws = Workspace.open(list(paths), list(stdout), list(registry))
+    ws.start_index()
+    return ws
 
 
 def _report(paths: list[str], args: argparse.Namespace) -> int:

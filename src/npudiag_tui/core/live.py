@@ -157,6 +157,7 @@ class LiveFileIndex(FileIndex):
             else:
                 k = self.block_of_line(ln)
                 bt = self.block_time[k] if 0 <= k < len(self.block_time) else -1
+                bt = max(bt, -1)  # a block time never worked out (lazy) counts as none
                 t, inh = (prev_t if prev_t >= 0 else bt), True
             prev_t = t
             kept[ln] = (text.encode("utf-8", "replace"), t, inh)

@@ -19,9 +19,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.index import Chunk
 
 # A literal "\n[" prefix lets the regex engine skip ahead at C speed; the chunk's first line
-# is checked separately with match().
-_PLOG_HIT = re.compile(rb"\n(\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\][^\n]*)")
-_PLOG_HIT_FIRST = re.compile(rb"(\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\][^\n]*)")
+# is checked separately with match(). No group and no line tail in the pattern: either one
+# costs the engine its literal-prefix search (1.05 GB/s against 1.5 GB/s measured), so the
+# line end is found with bytes.find.
+_PLOG_HIT = re.compile(rb"\n\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\]")
+_PLOG_HIT_FIRST = re.compile(rb"\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\]")
 # A WARNING is kept only when it may carry a real error (DOMAIN.md 4.1).
 _WARNING_WORTH = re.compile(rb"[EW][0-9A-Z]\d{4}|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
@@ -75,14 +77,15 @@ class SourceScan:
                                   or data.find(b"[DEBUG]", 0, min(n, 65536)) >= 0):
             self.has_info = True
         positions: list[tuple[int, int]] = []  # (line start, line end)
-        first = _PLOG_HIT_FIRST.match(data, 0, n)
-        matches = ([first] if first else []) + list(_PLOG_HIT.finditer(data, 0, n))
-        for m in matches:
-            if data.startswith(b"[WARNING]", m.start(1)) and not _WARNING_WORTH.search(data, m.start(1), m.end(1)):
+        starts = [0] if _PLOG_HIT_FIRST.match(data, 0, n) else []
+        starts.extend(m.start() + 1 for m in _PLOG_HIT.finditer(data, 0, n))
+        for s in starts:
+            e = data.find(b"\n", s, n)
+            e = n if e < 0 else e
+            if data.startswith(b"[WARNING]", s) and not _WARNING_WORTH.search(data, s, e):
                 continue
-            positions.append((m.start(1), m.end(1)))
+            positions.append((s, e))
             # header-less lines right after an error belong to it (wrapped text, device blocks)
-            e = m.end(1)
             for _ in range(64):
                 if e + 1 >= n or data[e + 1] == 0x5B:  # next line starts with '[' (a header)
                     break

@@ -6,8 +6,9 @@ UI state and imports nothing from Textual or rich.
 
 from __future__ import annotations
 
+import os
 import re
-from typing import Callable
+from typing import Any, Callable, NamedTuple
 
 from npudiag_tui.core.discover import Discovery, discover
 from npudiag_tui.core.formats.timestamps import year_of
@@ -21,21 +22,52 @@ _RANKID = re.compile(r"RankID:(\d+)")
 
 
 PARALLEL_MIN_BYTES = 64 << 20
-PARALLEL_MIN_WORKERS = 4
+PARALLEL_MIN_WORKERS = 2
 _INDEX_STATE = ("nl_before", "block_time", "newlines", "indexed", "size", "inode", "first_time", "last_time")
 
 
-def _index_file(job: tuple[int, str, str, bool, int | None, int | None]) -> tuple:
+_progress_slots: Any = None  # per worker process: shared byte counters, one slot per batch
+
+
+def _init_worker(slots: Any) -> None:
+    global _progress_slots
+    _progress_slots = slots
+
+
+def _index_file(job: tuple[int, str, str, bool, int | None, int | None, int],
+                progress: Callable[[int], None] | None = None) -> tuple:
     """Worker-process half of `Workspace.index` on large trees: index and scan one whole file
-    (up to `limit` bytes for a snapshot) and send back only the compact state and the hits."""
-    file_id, path, stream, run_log, year, limit = job
+    (up to `limit` bytes for a snapshot) and send back only the compact state and the hits.
+
+    `before` is the size of the source's earlier files: the rank-line search covers only the
+    first megabytes of a source, as in the serial pass, not the first megabytes of every
+    rotated file (which cost a fifth of the pass)."""
+    file_id, path, stream, run_log, year, limit, before = job
     idx = FileIndex(path, file_id, path, year_hint=year)
-    scan = SourceScan(Stream(stream), run_log=run_log)
+    scan = SourceScan(Stream(stream), run_log=run_log, rank_bytes=before)
     try:
-        idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk), limit=limit)
+        idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk), limit=limit, progress=progress)
     except IndexError_ as exc:
         return file_id, {}, [], [], False, str(exc)
     return file_id, {k: getattr(idx, k) for k in _INDEX_STATE}, scan.hits, scan.rank_lines, scan.has_info, None
+
+
+def _index_batch(slot: int, jobs: list[tuple]) -> list[tuple]:
+    """A few files per task: fewer round trips through the parent (whose busy UI thread also
+    runs the pool's feeder). Progress goes to a shared counter, not through the result queue."""
+    out = []
+    done = 0
+    slots = _progress_slots
+
+    def progress(n: int) -> None:
+        if slots is not None:
+            slots[slot] = done + n
+
+    for job in jobs:
+        out.append(_index_file(job, progress))
+        done += os.path.getsize(job[1]) if job[5] is None else job[5]
+        progress(0)
+    return out
 
 
 def _workers() -> int:
@@ -63,6 +95,14 @@ def _year_hint(files: list[SourceFile]) -> int | None:
     return None
 
 
+class _Inflight(NamedTuple):
+    """An index pass running in worker processes (see `Workspace.start_index`)."""
+
+    pool: Any
+    futures: set
+    slots: Any  # shared per-batch byte counters (progress)
+
+
 class Workspace:
     def __init__(self, discovery: Discovery, registry_files: list[str] | None = None) -> None:
         self.discovery = discovery
@@ -81,6 +121,7 @@ class Workspace:
         self.failed_files: set[int] = set()
         self._diagnosis = None
         self._registry = None
+        self._inflight: _Inflight | None = None
 
     @classmethod
     def open(cls, paths: list[str], stdout: list[str] | None = None,
@@ -115,15 +156,34 @@ class Workspace:
         """
         self._index_all(progress, cancelled, snapshot=True)
 
-    def _index_all(self, progress: Callable[[int, int], None] | None,
-                   cancelled: Callable[[], bool] | None, snapshot: bool, processes: bool | None = None) -> None:
-        # Measured on 2 vCPUs: two processes counting newlines were no faster than one (the
-        # pass is bound by memory bandwidth there), so the pool is used from 4 cores up.
+    def start_index(self, processes: bool | None = True) -> bool:
+        """Start the parallel index pass now and return at once; `index()` collects it.
+
+        The TUI calls this before it imports Textual: the worker processes fork from a small
+        single-threaded interpreter and index while the UI loads (about half a second of
+        start-up that would otherwise come before the pass). Returns False when the tree is too
+        small for worker processes (then `index()` runs the serial pass as usual).
+        """
+        if self._inflight is None and self._parallel_wanted(processes):
+            self._inflight = self._submit_parallel(min(_workers(), 8), snapshot=False)
+        return self._inflight is not None
+
+    def _parallel_wanted(self, processes: bool | None) -> bool:
+        # Two processes on two vCPUs index the bench tree 1.6-1.9x faster than one (measured
+        # 2026-11-30); the pool still costs a fork and a pickle per file, so small trees and
+        # single files stay serial.
         workers = min(_workers(), 8)
         enough = workers >= (2 if processes else PARALLEL_MIN_WORKERS)
-        if processes is not False and enough and self.total_bytes >= PARALLEL_MIN_BYTES and len(self.files) >= 2:
-            if self._index_parallel(workers, progress, cancelled, snapshot):
-                return
+        return (processes is not False and enough and self.total_bytes >= PARALLEL_MIN_BYTES
+                and len(self.files) >= 2)
+
+    def _index_all(self, progress: Callable[[int, int], None] | None,
+                   cancelled: Callable[[], bool] | None, snapshot: bool, processes: bool | None = None) -> None:
+        inflight, self._inflight = self._inflight, None
+        if inflight is None and self._parallel_wanted(processes):
+            inflight = self._submit_parallel(min(_workers(), 8), snapshot)
+        if inflight is not None and self._collect_parallel(inflight, progress, cancelled):
+            return
         total = max(self.total_bytes, 1)
         done = 0
         for src in self.sources:
@@ -140,42 +200,68 @@ class Workspace:
         self._assign_ranks()
         self._diagnosis = None
 
-    def _index_parallel(self, workers: int, progress: Callable[[int, int], None] | None,
-                        cancelled: Callable[[], bool] | None, snapshot: bool) -> bool:
-        """Large trees: one file per task on every core (per-line work is pure Python, so
-        threads would serialise on the GIL and slow the UI). Results are merged in file order,
-        so the outcome equals the serial pass. Returns False if the pool cannot start."""
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    def _submit_parallel(self, workers: int, snapshot: bool) -> "_Inflight | None":
+        """Large trees: batches of files on every core (per-line work is pure Python, so
+        threads would serialise on the GIL and slow the UI). None if the pool cannot start."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-        jobs = []
-        for f in sorted(self.files, key=lambda f: -f.size):  # big files first: better balance
+        before: dict[int, int] = {}
+        for src in self.sources:
+            acc = 0
+            for f in src.files:
+                before[f.file_id] = acc
+                acc += f.size
+        # about six batches per worker, largest files first, handed out as workers free up:
+        # bytes are not cost (console text and run logs cost more per byte), so a static
+        # split left one worker idle for a fifth of the pass
+        target = max(self.total_bytes // (workers * 6), 1)
+        batches: list[list[tuple]] = []
+        size = target
+        for f in sorted(self.files, key=lambda f: -f.size):
+            if size >= target:
+                batches.append([])
+                size = 0
+            size += f.size
             src = self.source_of_file(f.file_id)
-            jobs.append((f.file_id, f.path, src.stream.value, src.run_kind == "run",
-                         self.indexes[f.file_id].year_hint, f.size if snapshot else None))
-        sizes = {f.file_id: f.size for f in self.files}
+            batches[-1].append((f.file_id, f.path, src.stream.value, src.run_kind == "run",
+                                self.indexes[f.file_id].year_hint, f.size if snapshot else None,
+                                before[f.file_id]))
+        try:
+            slots = multiprocessing.RawArray("q", len(batches))
+            pool = ProcessPoolExecutor(max_workers=min(workers, len(batches)), initializer=_init_worker,
+                                       initargs=(slots,))
+            futures = {pool.submit(_index_batch, k, batch) for k, batch in enumerate(batches)}
+        except (OSError, ValueError, NotImplementedError, RuntimeError):
+            return None
+        return _Inflight(pool, futures, slots)
+
+    def _collect_parallel(self, inflight: "_Inflight", progress: Callable[[int, int], None] | None,
+                          cancelled: Callable[[], bool] | None) -> bool:
+        """Wait for the worker processes and merge their results in file order, so the outcome
+        equals the serial pass. False if the pool broke (the caller then runs the serial pass)."""
+        from concurrent.futures import wait
+        from concurrent.futures.process import BrokenProcessPool
+
         total = max(self.total_bytes, 1)
         results: dict[int, tuple] = {}
+        pending = inflight.futures
+        finished_ok = False
         try:
-            pool = ProcessPoolExecutor(max_workers=workers)
-        except (OSError, ValueError, NotImplementedError):
-            return False
-        try:
-            pending = {pool.submit(_index_file, job) for job in jobs}
-            done_bytes = 0
             while pending:
-                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                finished, pending = wait(pending, timeout=0.05)
                 for fut in finished:
-                    got = fut.result()
-                    results[got[0]] = got
-                    done_bytes += sizes.get(got[0], 0)
-                if progress is not None and finished:
-                    progress(done_bytes, total)
+                    for got in fut.result():
+                        results[got[0]] = got
+                if progress is not None:
+                    progress(min(sum(inflight.slots), total), total)
                 if cancelled is not None and cancelled():
-                    for fut in pending:
-                        fut.cancel()
                     return True
+            finished_ok = True
+        except BrokenProcessPool:
+            return False
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            inflight.pool.shutdown(wait=finished_ok, cancel_futures=True)
         for src in self.sources:
             scan = self.scans[src.source_id]
             for f in src.files:
@@ -260,4 +346,7 @@ class Workspace:
         self._diagnosis = None
 
     def close(self) -> None:
+        if self._inflight is not None:
+            self._inflight.pool.shutdown(wait=False, cancel_futures=True)
+            self._inflight = None
         self.discovery.cleanup()

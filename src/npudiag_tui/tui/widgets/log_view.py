@@ -123,8 +123,10 @@ class LogView(ScrollView, can_focus=True):
         self.anchor_refs: frozenset[tuple[int, int]] = frozenset()
         self.search_re: re.Pattern[str] | None = None
         self.search_hits: dict[int, Any] | None = None  # file_id -> sorted lines (from the app)
-        self._texts = _LRU(4096)
-        self._strips = _LRU(2048)
+        # a few screens' worth: a rendered Strip carries segments and its own caches (several
+        # KB), and five panes with 2048 each held tens of MB on a large tree
+        self._texts = _LRU(2048)
+        self._strips = _LRU(512)
         self._marks: dict[str, list[int]] = {}
         self._max_width = 120
         self.status = ""

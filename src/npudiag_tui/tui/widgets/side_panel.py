@@ -118,11 +118,11 @@ class SidePanel(VerticalScroll):
 
         if anchor is not None:
             self.entries.append(anchor)
-            options.add_option(Option(_event_label(anchor, True)))
-        for ev in diagnosis.cascade:
-            self.entries.append(ev)
-            options.add_option(Option(_event_label(ev)))
-        if not self.entries:
+        self.entries.extend(diagnosis.cascade)
+        if self.entries:  # one call: adding options one by one re-measures the list each time
+            options.add_options([Option(_event_label(ev, k == 0 and anchor is not None))
+                                 for k, ev in enumerate(self.entries)])
+        else:
             options.add_option(Option(Text("(none)", style="dim"), disabled=True))
 
         b = Text()

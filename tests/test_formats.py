@@ -365,3 +365,12 @@ def test_clean_then_prefixes_keep_logger_file():
         "\x1b[36m(VllmWorker rank=3 pid=123)\x1b[0m ERROR 02-14 06:01:55 [multiproc_executor.py:601] EZ9999: x"))
     assert text == "EZ9999: x" and pre.logger_file == "multiproc_executor.py:601"
     assert console.clean("x \x1b[m y [0m z [1;31mred") == "x  y  z red"
+
+
+def test_console_scan_keeps_native_stack_frames_at_line_starts():
+    from npudiag_tui.core.model import Stream
+    from npudiag_tui.core.scan import SourceScan
+
+    scan = SourceScan(Stream.STDOUT)
+    scan._feed_console(0, b"#0 0x1234 in foo\nok line\n#12 0xabc bar\nnot #3 0x1 mid-line\n", 0)
+    assert [(h.line, h.text) for h in scan.hits] == [(0, "#0 0x1234 in foo"), (2, "#12 0xabc bar")]

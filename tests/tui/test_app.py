@@ -315,3 +315,23 @@ async def test_diagnosis_unavailable_is_survivable(tree, monkeypatch):
         assert app.diagnosis is None and "unavailable" in (app.diagnosis_error or "")
         await pilot.press("a", "e", "right_square_bracket")
         assert isinstance(app.focused, LogView)
+
+
+async def test_key_bar_shows_the_keys_and_runs_one_when_clicked(tree):
+    from npudiag_tui.tui.widgets.key_bar import KeyBar
+
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        bar = app.query_one(KeyBar)
+        shown = bar.render().plain
+        for key, words in (("e", "Err"), ("a", "Anchor"), ("/", "Search"), ("?", "Help"), ("q", "Quit")):
+            assert f" {key} {words} " in shown
+        view = app.focused
+        anchor = app.diagnosis.anchor
+        await pilot.press("g")
+        assert cursor_ref(view) != (anchor.ref.file_id, anchor.ref.line)
+        x = shown.index(" a Anchor") + 2
+        await pilot.click(KeyBar, offset=(x, 0))
+        await pilot.pause()
+        assert cursor_ref(app.focused) == (anchor.ref.file_id, anchor.ref.line)

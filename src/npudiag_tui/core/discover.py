@@ -59,6 +59,9 @@ def default_paths(env: dict[str, str] | None = None) -> list[str]:
     return [os.path.join(os.path.expanduser("~"), "ascend", "log")]
 
 
+_TEXT_BYTES = bytes(b for b in range(256) if b >= 0x20 or b in (9, 10, 13))  # deleted: control bytes remain
+
+
 def is_binary(sample: bytes) -> bool:
     """Binary, as opposed to a text log that happens to hold a few NUL or GBK bytes."""
     if not sample:
@@ -69,8 +72,8 @@ def is_binary(sample: bytes) -> bool:
     nul = head.count(b"\x00")
     if nul > len(head) * 0.3:
         return True
-    text_like = sum(1 for b in head if b >= 0x20 or b in (9, 10, 13))
-    return text_like < len(head) * 0.7
+    control = len(head.translate(None, _TEXT_BYTES))  # C speed: a per-byte loop cost 0.1 s per tree
+    return len(head) - control < len(head) * 0.7
 
 
 class _Builder:

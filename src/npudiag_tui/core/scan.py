@@ -37,7 +37,9 @@ _CONSOLE_KEYS = (
     "shared object", "no module named", "set_env.sh", "rankid:", "hcclcomminit",
 )
 _CONSOLE_CODE = re.compile(r"[EW][0-9A-Z]\d{4}")
-_CONSOLE_FRAME = re.compile(r"(?m)^#\d+\s+0x")
+# native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
+# prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
+_CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
 MAX_HIT_CHARS = 64 * 1024  # per-line work is capped; the full line stays reachable via the index
 
 
@@ -144,7 +146,7 @@ class SourceScan:
             if (a == 0 or not (text[a - 1].isalnum() or text[a - 1] == "_")) and (
                     b == len(text) or not text[b].isalnum()):
                 starts.append(a)
-        starts.extend(m.start() for m in _CONSOLE_FRAME.finditer(text))
+        starts.extend(m.start() for m in _CONSOLE_FRAME.finditer("\n" + text))  # match start = line start
         starts.sort()
         kept: list[int] = []
         pos = line = 0

@@ -22,7 +22,7 @@ from textual.app import ScreenStackError, App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList
+from textual.widgets import Input, OptionList
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from npudiag_tui.core.formats.timestamps import format_us
@@ -39,6 +39,7 @@ from npudiag_tui.tui.screens.help import HelpScreen
 from npudiag_tui.tui.screens.ranks import RankScreen
 from npudiag_tui.tui.widgets.log_view import LogView
 from npudiag_tui.tui.widgets.side_panel import SidePanel
+from npudiag_tui.tui.widgets.key_bar import KeyBar
 from npudiag_tui.tui.widgets.status_bar import StatusBar
 
 PANES: list[tuple[str, str]] = [("console", "console"), ("plog", "plog"), ("hccl", "HCCL"), ("device", "device")]
@@ -160,7 +161,7 @@ class NpuDiagApp(App[int]):
             yield SidePanel(id="side")
         yield Input(placeholder="search (regex or text), enter to find, esc to close", id="search", compact=True)
         yield StatusBar(id="status")
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def is_settled(self) -> bool:
         """True when indexing, diagnosis and source building are all finished (tests, screenshots)."""

@@ -27,7 +27,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rich.text import Text
 from textual import work
 from textual.message import Message
 from textual.widget import Widget
@@ -255,12 +254,11 @@ class LiveWatcher(Widget):
         if not self.unseen:
             return
         try:
-            from textual.widgets import Static
+            from npudiag_tui.tui.widgets.status_bar import StatusBar
 
-            label = app.query_one("#status-follow", Static)
+            app.query_one(StatusBar).set_unseen(self.unseen)
         except Exception:
             return
-        label.update(Text(f" paused: {self.unseen:,} new (t follows) ", style="bold reverse yellow"))
 
 
 def _merge(a: LiveUpdate, b: LiveUpdate) -> None:

@@ -5,7 +5,44 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import ProgressBar, Static
+from textual.widget import Widget
+
+_BAR_CELLS = 14
+
+
+def progress_text(done: int, total: int, label: str) -> Text:
+    """`label ▕██████░░░░▏ 45%` as plain Text: one Static instead of Textual's ProgressBar, whose
+    sub-widgets and CSS cost start-up time on the way to the first screen."""
+    total = max(total, 1)
+    frac = min(max(done / total, 0.0), 1.0)
+    full = int(frac * _BAR_CELLS)
+    t = Text(f"{label[:20]} ", style="dim")
+    t.append("▕")
+    t.append("█" * full, "bold")
+    t.append("░" * (_BAR_CELLS - full), "dim")
+    t.append("▏")
+    t.append(f"{int(frac * 100):3d}%")
+    return t
+
+
+class _Cell(Widget):
+    """One piece of the status line. Updating it repaints this cell only: `Static.update`
+    refreshes the layout, and on every cursor move and progress tick that re-laid and
+    re-rendered the whole screen (~60 ms each on a large tree)."""
+
+    DEFAULT_CSS = "_Cell { height: 1; }"
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id)
+        self._text = Text("")
+
+    def set(self, text: Text, layout: bool = False) -> None:
+        if text != self._text:
+            self._text = text
+            self.refresh(layout=layout)
+
+    def render(self) -> Text:
+        return self._text
 
 
 class StatusBar(Horizontal):
@@ -13,34 +50,33 @@ class StatusBar(Horizontal):
     StatusBar {
         height: 1;
         background: $panel;
-        & > #status-text { width: 1fr; height: 1; }
-        & > #status-follow { width: auto; height: 1; padding: 0 1; }
-        & > #status-progress { width: 28; height: 1; display: none; }
-        & > #status-busy { width: auto; height: 1; display: none; color: $text-muted; }
-        &.-busy > #status-progress { display: block; }
+        & > #status-text { width: 1fr; }
+        & > #status-follow { width: auto; padding: 0 1; }
+        & > #status-busy { width: 44; display: none; color: $text-muted; }
         &.-busy > #status-busy { display: block; }
-        & > #status-progress Bar { width: 14; }
     }
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(""), id="status-text")
-        yield Static(Text(""), id="status-follow")
-        yield Static(Text(""), id="status-busy")
-        yield ProgressBar(total=100, show_eta=False, id="status-progress")
+        yield _Cell(id="status-text")
+        yield _Cell(id="status-follow")
+        yield _Cell(id="status-busy")
 
     def set_text(self, text: Text | str) -> None:
-        self.query_one("#status-text", Static).update(Text(text) if isinstance(text, str) else text)
+        self.query_one("#status-text", _Cell).set(Text(text) if isinstance(text, str) else text)
 
     def set_follow(self, on: bool) -> None:
-        self.query_one("#status-follow", Static).update(
-            Text(" FOLLOW ", style="bold reverse green") if on else Text("paused", style="dim"))
+        self.query_one("#status-follow", _Cell).set(
+            Text(" FOLLOW ", style="bold reverse green") if on else Text("paused", style="dim"), layout=True)
+
+    def set_unseen(self, count: int) -> None:
+        """Following is paused and `count` new lines arrived (live tail)."""
+        self.query_one("#status-follow", _Cell).set(
+            Text(f" paused: {count:,} new (t follows) ", style="bold reverse yellow"), layout=True)
 
     def set_progress(self, done: int | None, total: int = 100, label: str = "") -> None:
-        bar = self.query_one("#status-progress", ProgressBar)
         if done is None:
             self.remove_class("-busy")
             return
         self.add_class("-busy")
-        self.query_one("#status-busy", Static).update(Text(label))
-        bar.update(total=max(total, 1), progress=min(done, total))
+        self.query_one("#status-busy", _Cell).set(progress_text(done, total, label))

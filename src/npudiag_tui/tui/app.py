@@ -491,7 +491,9 @@ class NpuDiagApp(App[int]):
         except NoMatches:  # as above: late progress during shutdown
             return
         for v in self.views():
-            if v.display:
+            # the serial pass grows the panes as it goes; the parallel one only at the end, and
+            # a repaint of every pane per progress tick cost the workers CPU on the way there
+            if v.display and v.count != v.virtual_size.height:
                 v.refresh_count()
 
     def on_index_done(self, message: IndexDone) -> None:

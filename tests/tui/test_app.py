@@ -335,3 +335,35 @@ async def test_key_bar_shows_the_keys_and_runs_one_when_clicked(tree):
         await pilot.click(KeyBar, offset=(x, 0))
         await pilot.pause()
         assert cursor_ref(app.focused) == (anchor.ref.file_id, anchor.ref.line)
+
+
+async def test_rank_choice_filters_console_lines_by_their_rank_prefix(tree):
+    # torchrun prefixes each worker's console lines with [rankN]:; choosing ranks hides the
+    # lines of the other ranks, keeps unprefixed launcher lines, and spares whole plog files
+    log, console = tree
+    lines = console.read_text().splitlines()
+    lines[1:1] = ["[rank0]: rank zero says hello", "[rank1]: rank one says hello",
+                  "[rank1]:   indented detail of rank one"]
+    console.write_text("\n".join(lines) + "\n")
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        con = app.view("console")
+        before = con.count
+        app._ranks_chosen(frozenset({1}))
+        await settle(pilot)
+        shown = [app.ws.indexes[f].line(n) for f, n in (con.ref_at(i) for i in range(con.count))]
+        assert con.count == before - 1
+        assert "[rank0]: rank zero says hello" not in shown
+        assert "[rank1]: rank one says hello" in shown and "[rank1]:   indented detail of rank one" in shown
+        assert any(s.startswith("Traceback") for s in shown)  # no rank prefix: kept
+        merged_files = app.pane_files("merged")
+        await pilot.press("m")
+        await settle(pilot)
+        merged = app.view("merged")
+        refs = [merged.ref_at(i) for i in range(merged.count)]
+        texts = [app.ws.indexes[f].line(n) for f, n in refs]
+        assert "[rank0]: rank zero says hello" not in texts and "[rank1]: rank one says hello" in texts
+        plog_fids = [f for f in merged_files if app.ws.source_of_file(f).stream.value == "plog"]
+        assert plog_fids and all(sum(1 for f, _ in refs if f == fid) == app.ws.indexes[fid].line_count
+                                 for fid in plog_fids)

@@ -186,3 +186,37 @@ async def test_following_app_mounts_the_watcher_and_follows(tree):
         assert await wait_for(pilot, lambda: pane.cursor == pane.count - 1)
         watcher.stop()
         await settle(pilot)
+
+
+@pytest.mark.asyncio
+async def test_hccl_and_filtered_panes_extend_with_appended_lines(tree):
+    # the HCCL view and a level filter choose lines: appended matching lines join them at the
+    # end, non-matching ones do not, and what was there stays put
+    from npudiag_tui.core.model import Level
+    from npudiag_tui.tui.screens.filter import FilterSpec
+
+    app, ws = live_app(tree)
+    log = tree[0]
+    async with app.run_test(size=(160, 50)) as pilot:
+        watcher = await start_watcher(pilot, app)
+        hccl = app.view("hccl")
+        before = [hccl.ref_at(i) for i in range(hccl.count)]
+        pid = pids(log)[0]
+        path = plog_file(log, pid)
+        append(path, info(pid, 20.0, "not an hccl line")
+               + f"[INFO] HCCL({pid},python):{ts(20.1)} [op_base.cc:1][{pid}]Entry-HcclAllReduce new\n"
+               + f"[ERROR] HCCL({pid},python):{ts(20.2)} [task.cc:2][{pid}]appended hccl error\n")
+        assert await wait_for(pilot, lambda: hccl.count == len(before) + 2)
+        assert [hccl.ref_at(i) for i in range(len(before))] == before
+        tail = [app.ws.indexes[f].line(n) for f, n in (hccl.ref_at(i) for i in range(len(before), hccl.count))]
+        assert "Entry-HcclAllReduce new" in tail[0] and "appended hccl error" in tail[1]
+        app.apply_filter(FilterSpec(min_level=int(Level.ERROR)))
+        await settle(pilot)
+        plog = app.view("plog")
+        errors = plog.count
+        append(path, info(pid, 21.0) + f"[ERROR] RUNTIME({pid},python):{ts(21.1)} [rt.cc:3] late error\n")
+        assert await wait_for(pilot, lambda: plog.count == errors + 1)
+        f, n = plog.ref_at(plog.count - 1)
+        assert "late error" in app.ws.indexes[f].line(n)
+        watcher.stop()
+        await settle(pilot)

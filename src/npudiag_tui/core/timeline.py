@@ -21,7 +21,8 @@ Two modes:
     partial timeline with progress and cancel it.
 
 An optional `selection` maps file_id -> sorted line numbers to merge only some lines (a filter,
-the HCCL view). `scan_matching_lines` finds such lines with a C-speed bytes regex.
+the HCCL view); None for a file keeps all its lines (the rank filter on console lines spares
+the plogs). `scan_matching_lines` finds such lines with a C-speed bytes regex.
 
 Pure Python: no Textual, no rich.
 """
@@ -77,7 +78,8 @@ class Timeline:
 
     def __init__(self, ws: "Workspace", file_ids: Sequence[int],
                  selection: dict[int, Sequence[int]] | None = None,
-                 mode: str | None = None, selection_times: dict[int, array] | None = None) -> None:
+                 mode: str | None = None, selection_times: dict[int, array] | None = None,
+                 scanned: dict[int, int] | None = None) -> None:
         self.ws = ws
         # keep source order, then chain order inside a source
         order = {f.file_id: (s.source_id, k) for s in ws.sources for k, f in enumerate(s.files)}
@@ -92,17 +94,21 @@ class Timeline:
         self.files = array("H")
         self.lines = array("I")
         self._pos: dict[int, array] = {}  # file_id -> merged position of every _POS_STEP-th line
-        self._sel: dict[int, array] = {}  # file_id -> selected line numbers (selection mode)
+        self._sel: dict[int, array] = {}  # file_id -> selected line numbers (absent: every line)
         self._next: dict[int, int] = {f: 0 for f in self.file_ids}  # consumed per file
         self._last_key: dict[int, int] = {}  # source id -> last key (inheritance across chain)
         self._samples = array("q")  # key of every _SAMPLE-th merged position
         self.complete = mode == "concat"
         # own stamps of the selected lines, from the scan that chose them (-1 = none); dropped
         # once the merge is complete
-        self._sel_times: dict[int, array] = dict(selection_times or {})
+        self._sel_times: dict[int, tuple[int, array]] = {f: (0, t) for f, t in (selection_times or {}).items()}
+        # lines of each selected file that the choosing scan covered (live: scan on from there)
+        self.scanned: dict[int, int] = dict(scanned or {})
         if selection is not None:
             for f in self.file_ids:
-                self._sel[f] = array("I", selection.get(f, ()))
+                lines = selection.get(f, ())
+                if lines is not None:  # None: every line of this file (a filter that spares it)
+                    self._sel[f] = array("I", lines)
 
     # ------------------------------------------------------------------ size / access
     def __len__(self) -> int:
@@ -114,7 +120,8 @@ class Timeline:
     def total(self) -> int:
         """Lines the finished timeline will hold (for progress)."""
         if self.selection is not None:
-            return sum(len(v) for v in self._sel.values())
+            return sum(len(self._sel[f]) if f in self._sel else self.ws.indexes[f].line_count
+                       for f in self.file_ids)
         return sum(self.ws.indexes[f].line_count for f in self.file_ids)
 
     def at(self, i: int) -> tuple[int, int]:
@@ -141,10 +148,10 @@ class Timeline:
         if file_id not in self._pos:
             return None
         merged = self._next.get(file_id, 0)
-        if self.selection is None:
+        sel = self._sel.get(file_id)
+        if sel is None:
             c = line
         else:
-            sel = self._sel[file_id]
             c = bisect_left(sel, line)
             if c >= len(sel) or sel[c] != line:
                 return None
@@ -166,12 +173,13 @@ class Timeline:
         merged = self._next.get(file_id, 0)
         if file_id not in self._pos or merged == 0:
             return None
-        if self.selection is None:
+        sel = self._sel.get(file_id)
+        if sel is None:
             if line < 0:
                 return None
             c = min(line, merged - 1)
         else:
-            c = bisect_right(self._sel[file_id], line) - 1
+            c = bisect_right(sel, line) - 1
             c = min(max(c, 0), merged - 1)
         return self._position_of_count(file_id, c)
 
@@ -219,7 +227,7 @@ class Timeline:
         idx = self.ws.indexes[fid]
         last = self._last_key.get(src_id, _NEG)
         rank = src_id
-        sel = self._sel.get(fid) if self.selection is not None else None
+        sel = self._sel.get(fid)
         if sel is not None:
             for j, t in self._selected_stamps(fid, sel, start, stop):
                 if t < 0:  # no stamp of its own: the index knows what it inherits
@@ -282,9 +290,10 @@ class Timeline:
         bench tree.
         """
         known = self._sel_times.get(fid)
-        if known is not None and len(known) >= stop:
+        if known is not None and known[0] <= start and known[0] + len(known[1]) >= stop:
+            first, stamps = known
             for j in range(start, stop):
-                yield j, known[j]
+                yield j, stamps[j - first]
             return
         idx = self.ws.indexes[fid]
         k = start
@@ -300,7 +309,8 @@ class Timeline:
     def _source_iter(self, files: list[int], src_id: int, offset: int
                      ) -> Iterator[tuple[int, int, int, int]]:
         for fid in files:
-            stop = len(self._sel[fid]) if self.selection is not None else self.ws.indexes[fid].line_count
+            sel = self._sel.get(fid)
+            stop = len(sel) if sel is not None else self.ws.indexes[fid].line_count
             start = self._next[fid]
             if start < stop:
                 yield from self._keys(fid, start, stop, src_id, offset)
@@ -323,7 +333,7 @@ class Timeline:
         total = self.total
         done = len(self.files)
         merged = heapq.merge(*iters)
-        files_a, lines_a, pos_map, nxt = self.files, self.lines, self._pos, self._next
+        files_a, lines_a, pos_map, nxt, sels = self.files, self.lines, self._pos, self._next, self._sel
         n = len(files_a)
         count = 0
         samples = self._samples
@@ -336,7 +346,8 @@ class Timeline:
                     pos = pos_map[fid] = array("I")
                 pos.append(n)
             files_a.append(fid)
-            lines_a.append(self._sel[fid][line] if self.selection is not None else line)
+            sel = sels.get(fid)
+            lines_a.append(sel[line] if sel is not None else line)
             n += 1
             nxt[fid] = line + 1
             count += 1
@@ -351,6 +362,19 @@ class Timeline:
         self.complete = True
         self._sel_times.clear()
         return True
+
+    def extend_selection(self, file_id: int, lines: Sequence[int], times: array | None, scanned: int) -> None:
+        """Append newly chosen lines of a grown file (live tail); `build()` then merges them at
+        the end, as they arrive. `lines` must follow the ones already selected."""
+        sel = self._sel.get(file_id)
+        if sel is None or not lines:
+            self.scanned[file_id] = scanned
+            return
+        if times is not None and len(times) == len(lines):
+            self._sel_times[file_id] = (len(sel), times)
+        sel.extend(lines)
+        self.scanned[file_id] = scanned
+        self.complete = False
 
     def memory_bytes(self) -> int:
         return (self.files.itemsize * len(self.files) + self.lines.itemsize * len(self.lines)

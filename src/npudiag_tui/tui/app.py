@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from npudiag_tui.core.formats.console import console_rank
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
@@ -37,9 +38,9 @@ from npudiag_tui.tui.messages import (
 from npudiag_tui.tui.screens.filter import FilterScreen, FilterSpec
 from npudiag_tui.tui.screens.help import HelpScreen
 from npudiag_tui.tui.screens.ranks import RankScreen
+from npudiag_tui.tui.widgets.key_bar import KeyBar
 from npudiag_tui.tui.widgets.log_view import LogView
 from npudiag_tui.tui.widgets.side_panel import SidePanel
-from npudiag_tui.tui.widgets.key_bar import KeyBar
 from npudiag_tui.tui.widgets.status_bar import StatusBar
 
 PANES: list[tuple[str, str]] = [("console", "console"), ("plog", "plog"), ("hccl", "HCCL"), ("device", "device")]
@@ -252,8 +253,16 @@ class NpuDiagApp(App[int]):
             out.extend(f.file_id for f in src.files)
         return out
 
-    def _needs_selection(self, pane: str) -> bool:
-        return pane == "hccl" or self.spec.line_filter
+    def _needs_selection(self, pane: str, spec: FilterSpec | None = None) -> bool:
+        """Whether the pane shows chosen lines rather than whole files."""
+        spec = spec or self.spec
+        return pane == "hccl" or spec.line_filter or (spec.ranks is not None and pane in ("console", "merged"))
+
+    @staticmethod
+    def _filters_file(pane: str, stream: Stream, spec: FilterSpec) -> bool:
+        """Whether the file's lines are chosen one by one; the rank filter alone picks whole
+        plog/device files (by their rank) and only console lines one by one."""
+        return pane == "hccl" or spec.line_filter or stream is Stream.STDOUT
 
     def _apply_standin_sources(self) -> None:
         """Cheap sources right away: concatenated files (no merge yet), empty for filtered panes."""
@@ -367,19 +376,24 @@ class NpuDiagApp(App[int]):
                 return
             fids = self.pane_files(pane)
             label = dict(PANES).get(pane, pane)
-            if pane == "hccl" or spec.line_filter:
-                selection = {}
+            if self._needs_selection(pane, spec):
+                selection: dict[int, array | None] = {}
                 times: dict[int, array] = {}
+                scanned: dict[int, int] = {}
                 for k, fid in enumerate(fids):
                     if cancelled():
                         return
                     src = self.ws.source_of_file(fid)
+                    if not self._filters_file(pane, src.stream, spec):
+                        selection[fid] = None
+                        continue
                     pattern, predicate, line_start = self._line_filter(pane, src.stream, spec)
                     times[fid] = array("q")
+                    scanned[fid] = self.ws.indexes[fid].line_count
                     selection[fid] = scan_matching_lines(self.ws.indexes[fid], pattern, cancelled, predicate,
                                                          line_start=line_start, times=times[fid])
                     self.post_message(SourceProgress(label, k + 1, len(fids)))
-                tl = Timeline(self.ws, fids, selection, selection_times=times)
+                tl = Timeline(self.ws, fids, selection, selection_times=times, scanned=scanned)
             else:
                 tl = Timeline(self.ws, fids)
             if tl.mode == "merge":
@@ -412,6 +426,9 @@ class NpuDiagApp(App[int]):
             if pattern is None:
                 pattern = re.compile(rb"\n\[[A-Z]+\] " + re.escape(mod.encode()) + rb"\(")
                 line_start = True
+        if spec.ranks is not None and stream is Stream.STDOUT:
+            ranks = spec.ranks  # a console line is hidden only when it names another rank
+            checks.append(lambda s: (r := console_rank(s)) is None or r in ranks)
         if spec.min_level:
             lvl = spec.min_level
             checks.append(lambda s: line_level(s) >= lvl)
@@ -610,13 +627,34 @@ class NpuDiagApp(App[int]):
         for v in self.views() + [self.view("merged")]:
             tl = v.timeline
             if grown & set(tl.file_ids):
-                if tl.mode == "merge" and tl.selection is None:
+                if tl.selection is not None:
+                    self._extend_selection(v.pane, tl, grown)
+                if tl.mode == "merge":
                     tl.build()
                 v.invalidate_marks()
                 v.refresh_count()
                 if self.following:
                     v.set_cursor(v.count - 1)
         self._update_status()
+
+    def _extend_selection(self, pane: str, tl: Timeline, grown: set[int]) -> None:
+        """Choose the new lines of grown files with the filter the pane was built with (the
+        spec changes rebuild the panes, so the current one is it)."""
+        for fid in sorted(grown & set(tl.file_ids)):
+            if fid not in tl.scanned:
+                continue  # a whole file in this view (rank filter): build() takes its new lines
+            idx = self.ws.indexes[fid]
+            end = idx.line_count
+            start = tl.scanned[fid]
+            if end <= start:
+                continue
+            pattern, predicate, line_start = self._line_filter(pane, self.ws.source_of_file(fid).stream, self.spec)
+            times = array("q")
+            lines = scan_matching_lines(idx, pattern, None, predicate, start=start, line_start=line_start,
+                                        times=times)
+            keep = [k for k, n in enumerate(lines) if n < end]  # the file may grow during the scan
+            tl.extend_selection(fid, array("I", (lines[k] for k in keep)),
+                                array("q", (times[k] for k in keep)) if len(times) == len(lines) else None, end)
 
     # ------------------------------------------------------------------ anchor and cascade
     def anchor_event(self) -> Any:
@@ -919,8 +957,9 @@ class NpuDiagApp(App[int]):
             if self._merged_generation != self.generation:
                 self._merged_generation = self.generation
                 fids = self.pane_files("merged")
-                if self.spec.line_filter or not self.indexed:
-                    merged.set_source(Timeline(self.ws, fids, mode="concat") if not self.spec.line_filter
+                selects = self._needs_selection("merged")
+                if selects or not self.indexed:
+                    merged.set_source(Timeline(self.ws, fids, mode="concat") if not selects
                                       else Timeline(self.ws, []), keep=False)
                     merged.set_status("building…")
                 else:

@@ -135,6 +135,11 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
     return line, pre
 
 
+def console_rank(line: str) -> int | None:
+    """The rank a console line names in its launcher prefix (`[rank3]:`, Ray `rank=3`), if any."""
+    return strip_prefixes(clean(line))[1].rank
+
+
 def channel(pre: Prefix) -> tuple | None:
     """The interleaving channel of a console line (ranks share one console line by line)."""
     if pre.rank is None and pre.pid is None and pre.worker is None and pre.host is None:

@@ -250,3 +250,16 @@ def test_selection_times_from_the_scan_give_the_same_order(tmp_path):
     reread.build()
     assert [with_times.at(i) for i in range(len(with_times))] == [reread.at(i) for i in range(len(reread))]
     assert texts(ws, with_times) == ["a1", "b2", "a3", "b3", "b4", "a5", "b6"]
+
+
+def test_position_at_time_over_many_samples_matches_a_linear_search(tmp_path):
+    files = {f"debug/plog/plog-{pid}_20260101100000000.log":
+             plog(pid, [(1.0 + k * 0.01 + pid * 1e-5, f"{pid}-{k}") for k in range(400)])
+             for pid in (100, 200, 300)}
+    ws = open_ws(tmp_path, files)
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    tl.build()
+    times = [tl.time_at(i) for i in range(len(tl))]
+    for t in (times[0] - 5, times[0], times[300] - 1, times[300], times[777] + 1, times[-1], times[-1] + 9):
+        want = next((i for i, x in enumerate(times) if x >= t), len(tl) - 1)
+        assert tl.position_at_time(t) == want

@@ -194,7 +194,7 @@ class Timeline:
     def position_at_time(self, t: int) -> int:
         """First position whose time is >= t (best effort where a file's clock goes backwards).
 
-        Merged: a bisect over the sampled keys, then a short scan (<= 256 lines). Concat: the
+        Merged: a bisect over the sampled keys, then one inside that interval. Concat: the
         file whose last stamp reaches t, then that file's own index lookup.
         """
         n = len(self)
@@ -214,11 +214,17 @@ class Timeline:
         k = bisect_left(self._samples, t)
         lo = max(k - 1, 0) * _SAMPLE
         hi = min(k * _SAMPLE + 1, n)
-        for i in range(lo, hi):
-            tm = self.time_at(i)
+        # bisect inside the sample interval (merged keys ascend): a linear walk read the time
+        # of up to 256 lines, and in a sparse selection each sits in another index block
+        end = hi
+        while lo < hi:
+            mid = (lo + hi) // 2
+            tm = self.time_at(mid)
             if tm is not None and tm >= t:
-                return i
-        return min(hi, n - 1)
+                hi = mid
+            else:
+                lo = mid + 1
+        return min(lo, end, n - 1)
 
     # ------------------------------------------------------------------ building
     def _keys(self, fid: int, start: int, stop: int, src_id: int, offset: int

@@ -78,8 +78,15 @@ def open_for_tui(paths: list[str], stdout: list[str], registry: list[str]):
     """Open the workspace and start its index pass in worker processes *before* Textual is
     imported, so the UI's start-up (about half a second) overlaps the pass instead of
     preceding it, and the workers fork from a small single-threaded interpreter."""
+    import gc
+
     from npudiag_tui.core.workspace import Workspace
 
+    # No cyclic garbage collection until the anchored screen is painted (the app then freezes
+    # what start-up built and turns it back on): importing and mounting Textual allocates
+    # enough to trigger many full collections, ~0.2 s of the way to the first screen. The index
+    # workers fork with it off too; their pass makes no reference cycles.
+    gc.disable()
     ws = Workspace.open(list(paths), list(stdout), list(registry))
     ws.start_index()
     return ws

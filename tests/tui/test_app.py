@@ -367,3 +367,19 @@ async def test_rank_choice_filters_console_lines_by_their_rank_prefix(tree):
         plog_fids = [f for f in merged_files if app.ws.source_of_file(f).stream.value == "plog"]
         assert plog_fids and all(sum(1 for f, _ in refs if f == fid) == app.ws.indexes[fid].line_count
                                  for fid in plog_fids)
+
+
+async def test_garbage_collection_comes_back_after_the_anchored_screen(tree):
+    # the CLI turns cyclic GC off for start-up; the app turns it back on once anchored
+    import gc
+
+    app = new_app(tree)
+    gc.disable()
+    try:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await settle(pilot)
+            assert app.diagnosis is not None
+            assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -8,6 +8,7 @@ cancellation, so keys work meanwhile.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import re
 from array import array
@@ -206,6 +207,8 @@ class NpuDiagApp(App[int]):
 
     def on_unmount(self) -> None:
         sys.setswitchinterval(getattr(self, "_switch_interval", 0.005))
+        if not gc.isenabled():  # quit before the first diagnosis
+            gc.enable()
 
     def _start_live(self) -> None:
         """Mount the live tail (tui.live) when following was asked for at start."""
@@ -532,6 +535,8 @@ class NpuDiagApp(App[int]):
         self.query_one(SidePanel).show_pending("Diagnosing…")  # the index worker diagnoses next
 
     def on_diagnosis_ready(self, message: DiagnosisReady) -> None:
+        if not gc.isenabled():  # the CLI turned it off for start-up (see cli.open_for_tui)
+            self.call_after_refresh(self._restore_gc)
         start_marks = self.indexed and not self._marks_started
         self._marks_started = self._marks_started or start_marks
         self.diagnosis = message.diagnosis
@@ -564,6 +569,11 @@ class NpuDiagApp(App[int]):
             self.call_after_refresh(self._background_after_diagnosis, rebuild, start_marks)
         elif self.cascade_index >= len(self.cascade_entries()):
             self.cascade_index = 0
+
+    @staticmethod
+    def _restore_gc() -> None:
+        gc.freeze()  # what start-up built lives as long as the app: never scan it again
+        gc.enable()
 
     def _background_after_diagnosis(self, rebuild: bool, start_marks: bool) -> None:
         if start_marks:

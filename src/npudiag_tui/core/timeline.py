@@ -29,7 +29,6 @@ Pure Python: no Textual, no rich.
 
 from __future__ import annotations
 
-import heapq
 import os
 import re
 from array import array
@@ -53,6 +52,17 @@ _SECONDS: dict[bytes, int] = {}
 
 
 _RAW_BATCH = 2048
+
+
+def _clamp(keys: list[int], top: int) -> int:
+    """Raise keys that go backwards to the running maximum (from `top`), in place, so that a
+    source whose clock steps back keeps its own line order in the merge; returns the maximum."""
+    for k, key in enumerate(keys):
+        if key < top:
+            keys[k] = top
+        else:
+            top = key
+    return top
 
 
 def _ts6_us(m: "re.Match[bytes]") -> int | None:
@@ -227,65 +237,81 @@ class Timeline:
         return min(lo, end, n - 1)
 
     # ------------------------------------------------------------------ building
-    def _keys(self, fid: int, start: int, stop: int, src_id: int, offset: int
-              ) -> Iterator[tuple[int, int, int, int]]:
-        """(key, source order, file_id, line) for lines [start, stop) of one file."""
+    def _key_batches(self, fid: int, start: int, stop: int, src_id: int, offset: int
+                     ) -> Iterator[tuple[int, list[int]]]:
+        """(first, keys) for the file's lines (selected lines in a selection) first, first+1, ...
+        in [start, stop), a few thousand at a time. A line's key is its own stamp plus the
+        source's clock offset, or the key of the line before it in the source."""
         idx = self.ws.indexes[fid]
         last = self._last_key.get(src_id, _NEG)
-        rank = src_id
         sel = self._sel.get(fid)
         if sel is not None:
+            keys: list[int] = []
+            first = start
             for j, t in self._selected_stamps(fid, sel, start, stop):
                 if t < 0:  # no stamp of its own: the index knows what it inherits
                     inherited, _ = idx.line_time(sel[j])
                     t = -1 if inherited is None else inherited
                 if t >= 0:
                     last = t + offset
-                self._last_key[src_id] = last
-                yield last, rank, fid, j
+                keys.append(last)
+                if len(keys) >= _RAW_BATCH:
+                    self._last_key[src_id] = last
+                    yield first, keys
+                    first, keys = j + 1, []
+            self._last_key[src_id] = last
+            if keys:
+                yield first, keys
             return
         i = start
         if self.ws.source_of_file(fid).stream.value != "stdout":
             # plog/device grammar: the TS6 stamp is in the head; read runs of lines and take
             # it with one C-level search per line (the generic find_stamp costs ~8 µs/line)
             search = _TS6.search
+            seconds = _SECONDS
             while i < stop:
-                # one batch per source stays alive inside the k-way merge: keep it small
-                # (65536 lines x 8 ranks held ~100 MB of line bytes at once)
                 raws = idx.raw_lines(i, min(_RAW_BATCH, stop - i))
                 if not raws:
                     break
-                for raw in raws:
+                keys = []
+                append = keys.append
+                for raw in raws:  # the hot loop of a merge: the cached-second case inline
                     m = search(raw, 0, 400)
                     if m is not None:
-                        us = _ts6_us(m)
-                        if us is not None:
-                            last = us + offset
-                    yield last, rank, fid, i
-                    i += 1
+                        sec, ms, us = m.group(1, 2, 3)
+                        base = seconds.get(sec)
+                        if base is not None:
+                            last = base + int(ms + us) + offset
+                        else:
+                            got = _ts6_us(m)
+                            if got is not None:
+                                last = got + offset
+                    append(last)
                 self._last_key[src_id] = last
+                yield i, keys
+                i += len(keys)
             return
         while i < stop:
             # walk a block at a time with the index's own numbering of block lines
             first, times = idx.block_line_times(i)
             j = i - first
             end_j = min(len(times), stop - first)
-            if j >= end_j:  # block ran short (partial tail): fall back per line
+            if j >= end_j:  # block ran short (partial tail): one line on its own
                 t = idx.own_time(i)
                 if t is not None:
                     last = t + offset
                 self._last_key[src_id] = last
-                yield last, rank, fid, i
+                yield i, [last]
                 i += 1
                 continue
-            while j < end_j:
-                t = times[j]
+            keys = []
+            for t in times[j:end_j]:
                 if t >= 0:
                     last = t + offset
-                self._last_key[src_id] = last
-                yield last, rank, fid, first + j
-                j += 1
-            i = first + j
+                keys.append(last)
+            self._last_key[src_id] = last
+            yield i, keys
+            i = first + end_j
 
     def _selected_stamps(self, fid: int, sel: array, start: int, stop: int) -> Iterator[tuple[int, int]]:
         """(k, own stamp of the k-th selected line or -1) for k in [start, stop).
@@ -312,17 +338,25 @@ class Timeline:
                 yield j, (idx.stamp_of(raws[rel]) if rel < len(raws) else -1)
             k = end_k
 
-    def _source_iter(self, files: list[int], src_id: int, offset: int
-                     ) -> Iterator[tuple[int, int, int, int]]:
+    def _source_batches(self, files: list[int], src_id: int, offset: int
+                        ) -> Iterator[tuple[int, int, list[int]]]:
+        """(file_id, first, keys) batches of one source, its files in chain order."""
         for fid in files:
             sel = self._sel.get(fid)
             stop = len(sel) if sel is not None else self.ws.indexes[fid].line_count
             start = self._next[fid]
             if start < stop:
-                yield from self._keys(fid, start, stop, src_id, offset)
+                for first, keys in self._key_batches(fid, start, stop, src_id, offset):
+                    yield fid, first, keys
 
     def build(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> bool:
         """Merge everything not merged yet; resumable. Returns True when complete.
+
+        A batched merge: every source contributes a batch of keys; all lines up to the
+        smallest last key of the sources' batches (no source can still have an earlier one)
+        are ordered with one stable C-level sort and appended. Ties keep source order, then
+        line order; a source whose stamps go backwards keeps its own order (its keys are
+        clamped to a running maximum). A per-line heap merge cost ~4 µs per line.
 
         Appended lines (live tail) are merged by calling `build()` again: they land at the end
         of the timeline, which matches how they arrive.
@@ -334,37 +368,70 @@ class Timeline:
         for fid in self.file_ids:
             src = self.ws.source_of_file(fid)
             by_source.setdefault(src.source_id, []).append(fid)
-        iters = [self._source_iter(fids, sid, self.ws.sources[sid].clock_offset_us)
+        feeds = [self._source_batches(fids, sid, self.ws.sources[sid].clock_offset_us)
                  for sid, fids in by_source.items()]
+        # per source: [feed, file_id, first count, keys, position in keys, running max]
+        heads: list[list] = []
+        for feed in feeds:
+            got = next(feed, None)
+            if got is not None:
+                heads.append([feed, got[0], got[1], got[2], 0, _clamp(got[2], _NEG)])
         total = self.total
         done = len(self.files)
-        merged = heapq.merge(*iters)
-        files_a, lines_a, pos_map, nxt, sels = self.files, self.lines, self._pos, self._next, self._sel
-        n = len(files_a)
-        count = 0
-        samples = self._samples
-        for key, _src, fid, line in merged:
-            if n % _SAMPLE == 0:
-                samples.append(key)
-            if line % _POS_STEP == 0:  # `line` counts this file's merged lines (see _keys)
-                pos = pos_map.get(fid)
-                if pos is None:
-                    pos = pos_map[fid] = array("I")
-                pos.append(n)
-            files_a.append(fid)
-            sel = sels.get(fid)
-            lines_a.append(sel[line] if sel is not None else line)
-            n += 1
-            nxt[fid] = line + 1
-            count += 1
-            if count % _CHECK == 0:  # often (~4 ms of merging): it is how the UI gets a key through
-                if progress is not None and count % _BATCH == 0:
-                    progress(done + count, total)
-                if cancelled is not None and cancelled():
-                    self.complete = False
-                    return False
+        reported = done
+        files_a, lines_a, pos_map, nxt, sels, samples = (self.files, self.lines, self._pos, self._next,
+                                                         self._sel, self._samples)
+        while heads:
+            mark = min(h[3][-1] for h in heads)
+            w_keys: list[int] = []
+            w_fids: list[int] = []
+            w_counts: list[int] = []
+            for h in list(heads):
+                while True:
+                    feed, fid, first, keys, at, top = h
+                    end = bisect_right(keys, mark, at)
+                    if end > at:
+                        w_keys.extend(keys[at:end])
+                        w_fids.extend([fid] * (end - at))
+                        w_counts.extend(range(first + at, first + end))
+                        h[4] = end
+                    if end < len(keys):
+                        break
+                    got = next(feed, None)
+                    if got is None:
+                        heads.remove(h)
+                        break
+                    h[1], h[2], h[3], h[4], h[5] = got[0], got[1], got[2], 0, _clamp(got[2], top)
+            if not w_keys:
+                continue
+            order = sorted(range(len(w_keys)), key=w_keys.__getitem__)  # stable
+            base = len(files_a)
+            m_fids = [w_fids[j] for j in order]
+            m_counts = [w_counts[j] for j in order]
+            files_a.extend(m_fids)
+            if sels:
+                lines_a.extend(sels[f][c] if f in sels else c for f, c in zip(m_fids, m_counts))
+            else:
+                lines_a.extend(m_counts)
+            first_sample = (-base) % _SAMPLE
+            samples.extend(w_keys[order[p]] for p in range(first_sample, len(order), _SAMPLE))
+            for p, (f, c) in enumerate(zip(m_fids, m_counts)):
+                if c % _POS_STEP == 0:
+                    pos = pos_map.get(f)
+                    if pos is None:
+                        pos = pos_map[f] = array("I")
+                    pos.append(base + p)
+            for f, c in zip(w_fids, w_counts):  # last count per file wins (window order)
+                nxt[f] = c + 1
+            now = len(files_a)
+            if progress is not None and now - reported >= _BATCH:
+                reported = now
+                progress(now, max(total, now))
+            if cancelled is not None and cancelled():
+                self.complete = False
+                return False
         if progress is not None:
-            progress(done + count, max(total, done + count))
+            progress(len(files_a), max(total, len(files_a)))
         self.complete = True
         self._sel_times.clear()
         return True

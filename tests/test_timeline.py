@@ -263,3 +263,21 @@ def test_position_at_time_over_many_samples_matches_a_linear_search(tmp_path):
     for t in (times[0] - 5, times[0], times[300] - 1, times[300], times[777] + 1, times[-1], times[-1] + 9):
         want = next((i for i, x in enumerate(times) if x >= t), len(tl) - 1)
         assert tl.position_at_time(t) == want
+
+
+def test_a_source_whose_clock_steps_back_keeps_its_own_order(tmp_path):
+    # rank 100's clock jumps back by 2 s mid-file: its lines stay in file order, and the other
+    # source's lines still interleave by time around them
+    ws = open_ws(tmp_path, {
+        "debug/plog/plog-100_20260101100000000.log": plog(100, [
+            (1.0, "a1"), (4.0, "a4"), (2.0, "a2-after-jump"), (5.0, "a5")]),
+        "debug/plog/plog-200_20260101100000000.log": plog(200, [
+            (1.5, "b1.5"), (3.0, "b3"), (4.5, "b4.5"), (6.0, "b6")]),
+    })
+    tl = Timeline(ws, [f.file_id for f in ws.files])
+    tl.build()
+    got = texts(ws, tl)
+    assert [t for t in got if t.startswith("a")] == ["a1", "a4", "a2-after-jump", "a5"]
+    assert got == ["a1", "b1.5", "b3", "a4", "a2-after-jump", "b4.5", "a5", "b6"]
+    for i in range(len(tl)):
+        assert tl.position_of(*tl.at(i)) == i

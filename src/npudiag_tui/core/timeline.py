@@ -51,7 +51,10 @@ _TS6 = re.compile(rb"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d)\.(\d{3})\.(\d{3})")
 _SECONDS: dict[bytes, int] = {}
 
 
-_RAW_BATCH = 2048
+_RAW_BATCH = 2048  # lines per read when stamping selected lines
+# lines per key batch of a source in the merge: small, so a merge window (a batch from every
+# source) stays a few ms of work between two looks at the UI's pause-for-input hook
+_KEY_BATCH = 512
 
 
 def _clamp(keys: list[int], top: int) -> int:
@@ -255,7 +258,7 @@ class Timeline:
                 if t >= 0:
                     last = t + offset
                 keys.append(last)
-                if len(keys) >= _RAW_BATCH:
+                if len(keys) >= _KEY_BATCH:
                     self._last_key[src_id] = last
                     yield first, keys
                     first, keys = j + 1, []
@@ -270,7 +273,7 @@ class Timeline:
             search = _TS6.search
             seconds = _SECONDS
             while i < stop:
-                raws = idx.raw_lines(i, min(_RAW_BATCH, stop - i))
+                raws = idx.raw_lines(i, min(_KEY_BATCH, stop - i))
                 if not raws:
                     break
                 keys = []

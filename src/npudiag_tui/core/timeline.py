@@ -355,9 +355,9 @@ class Timeline:
     def build(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> bool:
         """Merge everything not merged yet; resumable. Returns True when complete.
 
-        A batched merge: every source contributes a batch of keys; all lines up to the
-        smallest last key of the sources' batches (no source can still have an earlier one)
-        are ordered with one stable C-level sort and appended. Ties keep source order, then
+        A batched merge: every source contributes a batch of keys; all lines up to a mark that
+        no source can still undercut (the earliest of each source's next-512th key) are
+        ordered with one stable C-level sort and appended. Ties keep source order, then
         line order; a source whose stamps go backwards keeps its own order (its keys are
         clamped to a running maximum). A per-line heap merge cost ~4 µs per line.
 
@@ -385,7 +385,11 @@ class Timeline:
         files_a, lines_a, pos_map, nxt, sels, samples = (self.files, self.lines, self._pos, self._next,
                                                          self._sel, self._samples)
         while heads:
-            mark = min(h[3][-1] for h in heads)
+            # the window ends at the earliest of each source's next-512th key: no source can
+            # still produce an earlier line, and none gives more than ~512 lines to the window
+            # (ending it at the batches' last keys let one sparse source, e.g. a run log whose
+            # 512 lines span the whole job, pull every other source's lines into one window)
+            mark = min(h[3][min(h[4] + _KEY_BATCH, len(h[3])) - 1] for h in heads)
             w_keys: list[int] = []
             w_fids: list[int] = []
             w_counts: list[int] = []

@@ -52,3 +52,21 @@ def test_small_trees_stay_serial():
     assert ws.start_index() is False  # below PARALLEL_MIN_BYTES: no worker processes
     ws.index()
     assert sum(i.line_count for i in ws.indexes) > 0
+
+
+def test_a_file_gone_before_the_parallel_pass_is_named_and_the_rest_indexed(monkeypatch, tmp_path):
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURE, tree)
+    monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(workspace, "_workers", lambda: 2)
+    ws = Workspace.open([str(tree)])
+    gone = ws.files[0]
+    Path(gone.path).unlink()
+    assert ws.start_index() is True
+    ws.index()
+    assert gone.file_id in ws.failed_files
+    assert len(ws.problems) == 1 and "No such file" in ws.problems[0] and Path(gone.path).name in ws.problems[0]
+    assert all(ws.indexes[f.file_id].line_count > 0 for f in ws.files[1:] if f.size)
+    assert ws.diagnose() is not None

@@ -6,7 +6,6 @@ UI state and imports nothing from Textual or rich.
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any, Callable, NamedTuple
 
@@ -65,7 +64,7 @@ def _index_batch(slot: int, jobs: list[tuple]) -> list[tuple]:
 
     for job in jobs:
         out.append(_index_file(job, progress))
-        done += os.path.getsize(job[1]) if job[5] is None else job[5]
+        done += out[-1][1].get("size", 0)  # what was read (0 for a file that failed)
         progress(0)
     return out
 
@@ -180,6 +179,9 @@ class Workspace:
     def _index_all(self, progress: Callable[[int, int], None] | None,
                    cancelled: Callable[[], bool] | None, snapshot: bool, processes: bool | None = None) -> None:
         inflight, self._inflight = self._inflight, None
+        if inflight is not None and snapshot:  # started for a full pass, not a snapshot
+            inflight.pool.shutdown(wait=False, cancel_futures=True)
+            inflight = None
         if inflight is None and self._parallel_wanted(processes):
             inflight = self._submit_parallel(min(_workers(), 8), snapshot)
         if inflight is not None and self._collect_parallel(inflight, progress, cancelled):
@@ -260,7 +262,9 @@ class Workspace:
                 if cancelled is not None and cancelled():
                     return True
             finished_ok = True
-        except BrokenProcessPool:
+        except (BrokenProcessPool, OSError, RuntimeError, MemoryError, ValueError, TypeError):
+            # a worker died or raised: nothing is applied yet, so the serial pass starts clean
+            # (and reports any unreadable file the usual way)
             return False
         finally:
             inflight.pool.shutdown(wait=finished_ok, cancel_futures=True)

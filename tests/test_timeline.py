@@ -281,3 +281,18 @@ def test_a_source_whose_clock_steps_back_keeps_its_own_order(tmp_path):
     assert got == ["a1", "b1.5", "b3", "a4", "a2-after-jump", "b4.5", "a5", "b6"]
     for i in range(len(tl)):
         assert tl.position_of(*tl.at(i)) == i
+
+
+def test_line_start_scan_across_read_runs_finds_each_line_once(tmp_path, monkeypatch):
+    # runs of whole lines are searched one by one: a line-start pattern must neither miss the
+    # first line of a run nor count the run's last newline as the start of another line
+    import npudiag_tui.core.timeline as timeline_mod
+
+    monkeypatch.setattr(timeline_mod, "_READ", 256)
+    ws = open_ws(tmp_path, {"debug/plog/plog-100_20260101100000000.log":
+                            plog(100, [(1.0 + k * 0.01, f"x{k}") for k in range(60)])})
+    idx = ws.indexes[0]
+    every = scan_matching_lines(idx, re.compile(rb"\n"), line_start=True)
+    assert list(every) == list(range(60))
+    info = scan_matching_lines(idx, re.compile(rb"\n\[INFO\] "), line_start=True)
+    assert list(info) == list(range(60))

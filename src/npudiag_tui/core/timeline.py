@@ -517,7 +517,8 @@ def scan_matching_lines(index, pattern: "re.Pattern[bytes] | None", cancelled: C
                         break
                     p = low.find(literal, e)
             elif line_start:  # the match begins at the newline before the line: its start
-                starts = [m.start() for m in pattern.finditer(b"\n" + data)]  # type: ignore[union-attr]
+                # (endpos leaves out the run's own last newline, which starts no line of this run)
+                starts = [m.start() for m in pattern.finditer(b"\n" + data, 0, len(data))]  # type: ignore[union-attr]
             else:
                 starts = [m.start() for m in pattern.finditer(data)]  # type: ignore[union-attr]
             for s0 in starts:

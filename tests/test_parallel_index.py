@@ -70,3 +70,15 @@ def test_a_file_gone_before_the_parallel_pass_is_named_and_the_rest_indexed(monk
     assert len(ws.problems) == 1 and "No such file" in ws.problems[0] and Path(gone.path).name in ws.problems[0]
     assert all(ws.indexes[f.file_id].line_count > 0 for f in ws.files[1:] if f.size)
     assert ws.diagnose() is not None
+
+
+def test_cancelling_the_parallel_pass_ends_the_workers(monkeypatch):
+    monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(workspace, "_workers", lambda: 2)
+    ws = Workspace.open([str(FIXTURE)])
+    assert ws.start_index() is True
+    procs = list(ws._inflight.pool._processes.values())
+    ws.index(cancelled=lambda: True)
+    for proc in procs:
+        proc.join(5)
+        assert not proc.is_alive()

@@ -302,12 +302,20 @@ class NpuDiagApp(App[int]):
             v.invalidate_marks()
         if not self.indexed:
             return
-        panes = [key for key, _ in PANES]
+        panes = sorted((key for key, _ in PANES), key=self._build_order)
         if include_merged or (include_merged is None and self.merged_mode):
             panes.append("merged")
             self._merged_generation = self.generation
         self._pending_sources = len(panes)
         self.build_sources(panes, self.generation, self.spec)
+
+    def _build_order(self, pane: str) -> tuple[int, int, int]:
+        """Small panes first, then panes that show nothing until built (the HCCL view, filtered
+        panes), and the big merges last: their stand-in (the files one after another) is
+        usable meanwhile. In PANES order the HCCL view waited ~20 s for the plog merge."""
+        fids = set(self.pane_files(pane))
+        size = sum(f.size for f in self.ws.files if f.file_id in fids)
+        return (0 if size < (64 << 20) else 1, 0 if self._needs_selection(pane) else 1, size)
 
     # ------------------------------------------------------------------ workers
     def _yield_to_ui(self, worker: Worker) -> bool:

@@ -72,13 +72,38 @@ def test_a_file_gone_before_the_parallel_pass_is_named_and_the_rest_indexed(monk
     assert ws.diagnose() is not None
 
 
+def _ended(pid: int) -> bool:
+    """Exited (a zombie counts): read from /proc, because the pool's own thread may reap the
+    process first, after which multiprocessing's is_alive() can no longer tell."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
 def test_cancelling_the_parallel_pass_ends_the_workers(monkeypatch):
+    import os
+    import time
+
+    import pytest
+
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("needs /proc to see the worker processes")
     monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(workspace, "_workers", lambda: 2)
+
+    def slow(job, progress=None):  # forked workers inherit this: a batch that would take 60 s
+        time.sleep(60)
+
+    monkeypatch.setattr(workspace, "_index_file", slow)
     ws = Workspace.open([str(FIXTURE)])
     assert ws.start_index() is True
-    procs = list(ws._inflight.pool._processes.values())
+    time.sleep(0.2)  # the workers are inside their first batch
+    pids = [p.pid for p in ws._inflight.pool._processes.values()]
+    assert pids
     ws.index(cancelled=lambda: True)
-    for proc in procs:
-        proc.join(5)
-        assert not proc.is_alive()
+    deadline = time.monotonic() + 5
+    while not all(_ended(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert all(_ended(pid) for pid in pids)

@@ -57,7 +57,7 @@ CHILD = textwrap.dedent('''
             self.anchored.set()
 
     w, h = (int(x) for x in sys.argv[2].split("x"))
-    app = TimedApp(ws, follow=False)
+    app = TimedApp(ws, follow=os.environ.get("NPDBENCH_FOLLOW") == "1")
     app.anchored = asyncio.Event()
 
     async def auto(pilot):
@@ -93,6 +93,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("tree")
     ap.add_argument("--size", default="160x45")
+    ap.add_argument("--follow", action="store_true",
+                    help="follow the live end, as `npudiag-tui TREE` does by default (the watcher and "
+                         "the live tail start too)")
     ap.add_argument("--tmux", action="store_true",
                     help="run the app in a tmux session (a real terminal) instead of headless")
     ap.add_argument("--no-settle", action="store_true",
@@ -104,7 +107,7 @@ def main() -> int:
                        stdout=subprocess.DEVNULL, check=False)
         break
     mode = "quick" if args.no_settle else "settle"
-    env = dict(os.environ, NPDBENCH_T0=repr(time.time()))
+    env = dict(os.environ, NPDBENCH_T0=repr(time.time()), NPDBENCH_FOLLOW="1" if args.follow else "0")
     if args.tmux:
         out_path = os.path.join(tempfile.mkdtemp(prefix="npdbench-"), "out.json")
         w, h = args.size.split("x")

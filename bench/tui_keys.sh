@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Run the app in tmux as a person would: time to the first anchored screen, then how long each
 # key takes until the screen changes (capture-pane polled every 10 ms).
-#   bash bench/tui_keys.sh TREE
+#   bash bench/tui_keys.sh TREE [--follow]   (--follow: as `npudiag-tui TREE` runs by default)
 set -u
 tree=$1
+mode=--no-follow
+[ "${2:-}" = "--follow" ] && mode=""
 here=$(cd "$(dirname "$0")/.." && pwd)
 session=npudiag-bench-$$
 tmux kill-session -t "$session" 2>/dev/null
 start=$(date +%s.%N)
-tmux new -d -s "$session" -x 160 -y 45 "cd '$here' && .venv/bin/npudiag-tui --no-follow '$tree'"
+tmux new -d -s "$session" -x 160 -y 45 "cd '$here' && .venv/bin/npudiag-tui $mode '$tree'"
 # one tmux client per poll and no other process: the poller shares the machine with the app
 for _ in $(seq 1 600); do
   screen=$(tmux capture-pane -p -t "$session" 2>/dev/null)

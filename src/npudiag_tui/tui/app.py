@@ -202,8 +202,8 @@ class NpuDiagApp(App[int]):
         self._seen_problems = len(self.ws.problems)
         self._index_started = time.monotonic()
         self.index_worker()
-        if self._live:
-            self._start_live()
+        # following starts after the anchored screen (see _background_after_diagnosis): the
+        # tail's first poll re-reads every file's size, so nothing written meanwhile is missed
 
     def on_unmount(self) -> None:
         sys.setswitchinterval(getattr(self, "_switch_interval", 0.005))
@@ -584,6 +584,8 @@ class NpuDiagApp(App[int]):
         gc.enable()
 
     def _background_after_diagnosis(self, rebuild: bool, start_marks: bool) -> None:
+        if self._live:
+            self._start_live()
         if start_marks:
             self.marks_worker()
         if rebuild:

@@ -22,12 +22,11 @@ from bisect import bisect_right
 from collections import OrderedDict
 from typing import Callable, Iterator
 
-from npudiag_tui.core.formats.timestamps import TS6_BYTES, find_stamp, parse_ts6, ts6_bytes_to_us, year_of
+from npudiag_tui.core.formats.timestamps import TS6_HEAD, find_stamp, ts6_bytes_to_us, ts6_head_us, year_of
 
 BLOCK = 64 * 1024
 CHUNK = 1024 * 1024
 MAX_LINE_BYTES = 1 << 20  # lines longer than this are cut when *shown*; the index keeps them whole
-_SECOND_US: dict[bytes, int] = {}  # "YYYY-MM-DD-hh:mm:ss" -> µs (see FileIndex.stamp_of)
 CACHED_BLOCKS = 32  # per file, for each of the two lazy per-block caches (offsets, times)
 UNKNOWN_TIME = -2  # block_time entry not worked out yet (see FileIndex.block_first_time)
 
@@ -78,8 +77,6 @@ def decode(raw: bytes) -> str:
 
 class FileIndex:
     """Line index of one file. Thread-compatible: one writer (`extend`), readers via pread."""
-
-    eager_block_time = False  # True where the bytes may be gone later (see core.live)
 
     def __init__(self, path: str, file_id: int = -1, display: str | None = None,
                  year_hint: int | None = None) -> None:
@@ -191,7 +188,7 @@ class FileIndex:
             counted += data.count(b"\n", counted_to, rel)
             counted_to = rel
             self.nl_before.append(counted)
-            self.block_time.append(self._first_stamp(data, rel, n) if self.eager_block_time else UNKNOWN_TIME)
+            self.block_time.append(UNKNOWN_TIME)  # parsed on first use (block_first_time)
             k += 1
         if self.first_time < 0:
             t = self._first_stamp(data, 0, n)
@@ -229,20 +226,10 @@ class FileIndex:
         """`find_stamp` of a raw line (-1 = none), with the common case first: a TS6 stamp in
         the first 400 bytes is what find_stamp would return too (it tries TS6 first, over the
         first 400 characters), at a third of the cost and without decoding."""
-        m = TS6_BYTES.search(raw, 0, 400)
+        m = TS6_HEAD.search(raw, 0, 400)
         if m is not None:
-            # logs repeat each second thousands of times: cache the whole-second part
-            sec = raw[m.start(): m.start() + 19]
-            base = _SECOND_US.get(sec)
-            if base is None:
-                try:
-                    base = parse_ts6(m) - (int(m.group(7)) * 1000 + int(m.group(8)))
-                except ValueError:
-                    return -1
-                if len(_SECOND_US) > 100_000:
-                    _SECOND_US.clear()
-                _SECOND_US[sec] = base
-            return base + int(raw[m.start() + 20: m.start() + 23]) * 1000 + int(raw[m.start() + 24: m.start() + 27])
+            us = ts6_head_us(m)
+            return -1 if us is None else us
         st = find_stamp(decode(raw[:400]), self.year_hint)
         return st.us if st else -1
 

@@ -35,6 +35,8 @@ from array import array
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
+from npudiag_tui.core.formats.timestamps import TS6_HEAD, TS6_SECOND_US, ts6_head_us
+
 if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.workspace import Workspace
 
@@ -47,8 +49,6 @@ _NEG = -(1 << 62)
 _SAMPLE = 256  # every 256th merged position keeps its key, for position_at_time
 _POS_STEP = 64  # every 64th line of a file keeps its merged position, for position_of
 _READ = 4 << 20
-_TS6 = re.compile(rb"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d)\.(\d{3})\.(\d{3})")
-_SECONDS: dict[bytes, int] = {}
 
 
 _RAW_BATCH = 2048  # lines per read when stamping selected lines
@@ -66,24 +66,6 @@ def _clamp(keys: list[int], top: int) -> int:
         else:
             top = key
     return top
-
-
-def _ts6_us(m: "re.Match[bytes]") -> int | None:
-    """µs of a TS6 match; the whole-second part is cached (logs repeat seconds many times)."""
-    sec = m.group(1)
-    base = _SECONDS.get(sec)
-    if base is None:
-        from npudiag_tui.core.formats.timestamps import to_us
-
-        try:
-            base = to_us(int(sec[0:4]), int(sec[5:7]), int(sec[8:10]), int(sec[11:13]), int(sec[14:16]),
-                         int(sec[17:19]))
-        except ValueError:
-            return None
-        if len(_SECONDS) > 200_000:
-            _SECONDS.clear()
-        _SECONDS[sec] = base
-    return base + int(m.group(2)) * 1000 + int(m.group(3))
 
 
 class Timeline:
@@ -270,8 +252,8 @@ class Timeline:
         if self.ws.source_of_file(fid).stream.value != "stdout":
             # plog/device grammar: the TS6 stamp is in the head; read runs of lines and take
             # it with one C-level search per line (the generic find_stamp costs ~8 µs/line)
-            search = _TS6.search
-            seconds = _SECONDS
+            search = TS6_HEAD.search
+            seconds = TS6_SECOND_US
             while i < stop:
                 raws = idx.raw_lines(i, min(_KEY_BATCH, stop - i))
                 if not raws:
@@ -286,7 +268,7 @@ class Timeline:
                         if base is not None:
                             last = base + int(ms + us) + offset
                         else:
-                            got = _ts6_us(m)
+                            got = ts6_head_us(m)
                             if got is not None:
                                 last = got + offset
                     append(last)

@@ -148,11 +148,8 @@ class Workspace:
 
     def index(self, progress: Callable[[int, int], None] | None = None,
               cancelled: Callable[[], bool] | None = None, processes: bool | None = None) -> None:
-        """Index and scan every file once (one read pass per file).
-
-        `processes=True` asks for worker processes even on two cores: an interactive caller
-        (the TUI) wants the GIL-bound pass out of its own process, whatever the raw speed.
-        """
+        """Index and scan every file once (one read pass per file): in worker processes on
+        large trees with two cores or more, unless `processes=False`."""
         self._index_all(progress, cancelled, snapshot=False, processes=processes)
 
     def snapshot_index(self, progress: Callable[[int, int], None] | None = None,
@@ -182,10 +179,8 @@ class Workspace:
         # Two processes on two vCPUs index the bench tree 1.6-1.9x faster than one (measured
         # 2026-11-30); the pool still costs a fork and a pickle per file, so small trees and
         # single files stay serial.
-        workers = min(_workers(), 8)
-        enough = workers >= (2 if processes else PARALLEL_MIN_WORKERS)
-        return (processes is not False and enough and self.total_bytes >= PARALLEL_MIN_BYTES
-                and len(self.files) >= 2)
+        return (processes is not False and min(_workers(), 8) >= PARALLEL_MIN_WORKERS
+                and self.total_bytes >= PARALLEL_MIN_BYTES and len(self.files) >= 2)
 
     def _index_all(self, progress: Callable[[int, int], None] | None,
                    cancelled: Callable[[], bool] | None, snapshot: bool, processes: bool | None = None) -> None:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from npudiag_tui.core.formats.text import CONTROL_RE
+
 # With ESC (or its caret form) any SGR; with ESC lost, demand a digit so `[memory.cpp:608]` survives.
 _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m|(?<![\w\]])\[[0-9;]*[0-9][0-9;]*m")
-_CTRL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# One control policy (formats.text): grammars see the text with those characters removed.
+_CTRL = CONTROL_RE
 _RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ")
 _REPEATED = re.compile(r"^\[repeated (\d+)x across cluster\] ")
 _VLLM_LOGGER = re.compile(

@@ -1,0 +1,67 @@
+"""The one control-character policy for log text, file names and messages.
+
+Log text is data from an untrusted job (DESIGN.md 7): an OSC 52 sequence can write the user's
+clipboard, `ESC [2J` clears the screen, a C1 CSI (U+009B) does the same on some terminals, and a
+bidi override (U+202E) makes a line read differently from what it holds. There used to be three
+policies (the report replaced some controls with "?", the TUI drew control pictures, the grammar
+cleaner deleted a smaller set), so a character one of them missed reached the terminal raw. One
+set of characters is defined here and there are exactly two things to do with it:
+
+* `strip_controls` / `CONTROL_CLASS` for *matching*: grammars must see `ERROR`, not `E<ZWSP>RROR`
+  and not the colour codes around it, so the characters are removed (console.clean does this,
+  together with ANSI SGR removal).
+* `visible` for *showing*: anything printed or drawn (TUI panes, side panel, status bar,
+  notices, text and markdown reports, file names) shows each character as a visible escape, so the
+  user sees that the log contained `␛[2J` and nothing is executed or reordered.
+
+JSON output is not touched by either: `json.dumps` escapes these characters, so the exact text
+round-trips, which is what scripts need.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 except TAB (tabs are whitespace to grammars and are expanded for display), DEL, C1, the
+# Arabic letter mark, zero-width and bidi formatting characters, line/paragraph separators (some
+# terminals break lines on them), word joiner and invisible operators, and the BOM.
+_RANGES = (
+    (0x00, 0x08), (0x0A, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x200B, 0x200F), (0x2028, 0x202E),
+    (0x2060, 0x2064), (0x2066, 0x2069), (0xFEFF, 0xFEFF),
+)
+
+CONTROL_CLASS = "[" + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
+                              for a, b in _RANGES) + "]"
+"""Regex character class of every character that must never reach a terminal raw."""
+
+CONTROL_RE = re.compile(CONTROL_CLASS)
+
+# The same set as UTF-8 byte sequences, for C-speed byte scans that must not skip a line whose
+# words are split only by such a character (core.formats.levels). NL is left out: it ends lines.
+CONTROL_BYTES = b"|".join(
+    re.escape(chr(c).encode("utf-8")) for a, b in _RANGES for c in range(a, b + 1) if c != 0x0A
+)
+
+
+def strip_controls(text: str) -> str:
+    """Remove the characters for grammar matching (never for display: removal hides them)."""
+    return CONTROL_RE.sub("", text) if CONTROL_RE.search(text) else text
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if code < 0x20:
+        return chr(0x2400 + code)  # control pictures: ESC shows as U+241B "␛"
+    if code == 0x7F:
+        return "\u2421"  # "␡"
+    # C1, bidi and zero-width characters have no picture: a Python-style escape names them
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """The text as it may be shown: every control character becomes a visible, inert escape.
+
+    Single-cell pictures for C0 and DEL keep columns aligned for the common case (ESC of a colour
+    code); the rarer invisible characters are named, because a picture for them does not exist.
+    """
+    return CONTROL_RE.sub(_escape, text) if CONTROL_RE.search(text) else text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from npudiag_tui.core.model import Level
-from npudiag_tui.tui.lines import line_level
+from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.tui.widgets.log_view import LogView
 from npudiag_tui.tui.widgets.side_panel import SidePanel
 

@@ -27,12 +27,12 @@ from textual.widgets import Input, OptionList
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from npudiag_tui.core.formats.console import console_rank
+from npudiag_tui.core.formats.levels import line_level, prefilter
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
 from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.commands import palette_commands
-from npudiag_tui.tui.lines import line_level
 from npudiag_tui.tui.messages import (
     DiagnosisReady, IndexDone, IndexProgress, LinesAppended, MarksReady, SearchDone, SourceProgress, SourceReady,
 )
@@ -58,13 +58,7 @@ _STREAM_PANE = {Stream.STDOUT: "console", Stream.PLOG: "plog", Stream.DEVICE: "d
 # speed, where `^` with re.M made the HCCL view take 14 s over the 1 GB bench tree.
 HCCL_RE = re.compile(rb"\n\[[A-Z]+\] (?:HCC[LP]\(|OP\([^\n]*Hccl)")
 _MODULE_STR = re.compile(r"^\[[A-Z]+\] ([A-Z][A-Z0-9_]*)\(")
-_LEVEL_PLOG = {
-    int(Level.WARNING): re.compile(rb"\n\[(?:WARNING|ERROR|CRITICAL|EXCEPTION)\] "),
-    int(Level.ERROR): re.compile(rb"\n\[(?:ERROR|CRITICAL|EXCEPTION)\] "),
-}
 _EVERY_LINE = re.compile(rb"\n")
-_LEVEL_CONSOLE = re.compile(rb"(?i)error|exception|traceback|fail|fatal|critical|warn|ERR\d{5}|"
-                            rb"out of memory|core dumped|segmentation", re.M)
 
 
 class LineRefLike:
@@ -442,12 +436,9 @@ class NpuDiagApp(App[int]):
             checks.append(lambda s: (r := console_rank(s)) is None or r in ranks)
         if spec.min_level:
             lvl = spec.min_level
-            checks.append(lambda s: line_level(s) >= lvl)
+            checks.append(lambda s: line_level(s, stream) >= lvl)
             if pattern is None:
-                if stream is Stream.STDOUT:
-                    pattern = _LEVEL_CONSOLE
-                else:
-                    pattern, line_start = _LEVEL_PLOG.get(lvl, _LEVEL_PLOG[5]), True
+                pattern, line_start = prefilter(stream, Level(lvl))
         if pattern is None:
             pattern, line_start = _EVERY_LINE, True
         if not checks:
@@ -465,7 +456,8 @@ class NpuDiagApp(App[int]):
         found: dict[int, tuple[int, list[tuple[int, int]]]] = {}
         wanted = set(file_ids) if file_ids is not None else None
         for src in self.ws.sources:
-            pattern = _LEVEL_CONSOLE if src.stream is Stream.STDOUT else _LEVEL_PLOG[int(Level.WARNING)]
+            pattern, line_start = prefilter(src.stream, Level.WARNING)
+            stream = src.stream
             for f in src.files:
                 if wanted is not None and f.file_id not in wanted:
                     continue
@@ -476,15 +468,15 @@ class NpuDiagApp(App[int]):
                 end = idx.line_count
                 levels: list[int] = []
 
-                def keep(text: str, levels: list[int] = levels) -> bool:
-                    lvl = int(line_level(text))
+                def keep(text: str, levels: list[int] = levels, stream: Stream = stream) -> bool:
+                    lvl = int(line_level(text, stream))
                     if lvl >= Level.WARNING:
                         levels.append(lvl)
                         return True
                     return False
 
                 lines = scan_matching_lines(idx, pattern, lambda: self._yield_to_ui(worker), keep, start=start,
-                                            line_start=src.stream is not Stream.STDOUT)
+                                            line_start=line_start)
                 found[f.file_id] = (end, list(zip(lines, levels)))
         self.post_message(MarksReady(found))
 
@@ -811,7 +803,7 @@ class NpuDiagApp(App[int]):
             out = []
             for scan in self.ws.scans:
                 for h in list(scan.hits):
-                    out.append((h.file_id, h.line, int(line_level(h.text))))
+                    out.append((h.file_id, h.line, int(line_level(h.text, scan.stream))))
             if not self.indexed:
                 return out
             self._hit_levels = out

@@ -11,6 +11,7 @@ import re
 
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats.codes import is_inner_code, numeric_codes, string_codes
+from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
@@ -270,7 +271,8 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
         if in_traceback and kind not in ("cann_detail", "device_exc"):
             kind = "cann_trace"
         ev = ErrorEvent(
-            ref=ref, source_id=source.source_id, stream=source.stream, text=raw, level=level,
+            ref=ref, source_id=source.source_id, stream=source.stream, text=raw,
+            level=line_level(raw, source.stream),  # the level the panes show (formats.levels)
             time=(t + source.clock_offset_us) if t is not None else None,
             printed_time=t, time_inherited=inherited, kind=kind,
             codes=string_codes(text), numeric=numeric_codes(text), module=info.get("module"),

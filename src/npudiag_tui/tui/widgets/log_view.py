@@ -22,7 +22,8 @@ from textual.strip import Strip
 
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline
-from npudiag_tui.tui.lines import line_level, sanitize
+from npudiag_tui.core.formats.levels import line_level
+from npudiag_tui.tui.lines import sanitize
 
 if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.workspace import Workspace
@@ -343,7 +344,7 @@ class LogView(ScrollView, can_focus=True):
             return Strip.blank(0)
         raw = self.text_at(i)
         text = Text(sanitize(raw), end="", no_wrap=True)
-        level = line_level(raw)
+        level = line_level(raw, self.ws.source_of_file(ref[0]).stream)
         if level >= Level.ERROR:
             text.stylize(self.get_component_rich_style("log-view--error", partial=True))
         elif level == Level.WARNING:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import TYPE_CHECKING
 
 from npudiag_tui.core.diagnosis.engine import anchor_ref
+from npudiag_tui.core.formats.text import visible
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Diagnosis, ErrorEvent
 
@@ -20,7 +20,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SCHEMA = "npudiag-report/1"
 MAX_CASCADE = 500
-_CTRL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def _line_text(ws: "Workspace", ev: ErrorEvent) -> tuple[str, int, str]:
@@ -76,11 +75,25 @@ def render_json(ws: "Workspace", diag: Diagnosis) -> str:
 
 
 def _clean(text: str) -> str:
-    return _CTRL.sub("?", text)
+    """Log text, paths and messages as they may be printed (formats.text: visible escapes)."""
+    return visible(text)
+
+
+def _shown(value):
+    """The report dict with every string made printable: text and markdown show paths, problem
+    notices, registry messages filled from log text and anything added later, all of which can
+    carry what a hostile log or file name put there. JSON does not use this (json.dumps escapes)."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_shown(v) for v in value]
+    return value
 
 
 def render_markdown(ws: "Workspace", diag: Diagnosis) -> str:
-    d = to_dict(ws, diag)
+    d = _shown(to_dict(ws, diag))
     out = ["# npudiag-tui diagnosis", ""]
     a = d["anchor"]
     if a is None:
@@ -137,7 +150,7 @@ def render_text(ws: "Workspace", diag: Diagnosis, color: bool | None = None) -> 
     buf = StringIO()
     con = Console(file=buf, force_terminal=color, no_color=not color, width=120, highlight=False,
                   color_system="standard" if color else None)
-    d = to_dict(ws, diag)
+    d = _shown(to_dict(ws, diag))
 
     def head(title: str) -> None:
         con.print(Text(title, style="bold underline"))

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
 def case_dirs() -> list[Path]:
     if not CASES.is_dir():
         return []
     return sorted(d for d in CASES.iterdir() if d.is_dir() and (d / "truth.json").is_file())
+
+
+def corpus_dirs(split: str) -> list[Path]:
+    """The project's own real cases of one split (`dev` or `holdout`), from truth.json."""
+    out = []
+    for d in sorted(CORPUS.iterdir()):
+        truth = d / "truth.json"
+        if d.is_dir() and truth.is_file() and json.loads(truth.read_text(encoding="utf-8")).get("split", "dev") == split:
+            out.append(d)
+    return out
 
 
 @pytest.fixture

@@ -45,7 +45,8 @@ def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
         path, line, text = _line_text(ws, a)
         anchor = {"stream": a.stream.value, "path": path, "line": line, "text": text,
                   "time": format_us(a.time), "rank": a.rank, "pid": a.cann_pid or a.pid,
-                  "code": a.attrs.get("code"), "category": diag.category, "summary": diag.summary}
+                  "code": a.attrs.get("code"), "category": diag.category, "summary": diag.summary,
+                  "why": diag.why, "confidence": diag.confidence, "confidence_reason": diag.confidence_reason}
     cascade = []
     for ev in diag.cascade[:MAX_CASCADE]:
         path, line, text = _line_text(ws, ev)
@@ -53,6 +54,11 @@ def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
                         "time": format_us(ev.time), "code": (ev.codes[0] if ev.codes else
                                                              (str(next(iter(ev.numeric.values()))) if ev.numeric else None)),
                         "relation": ev.secondary, "rank": ev.rank})
+    candidates = []
+    for c in diag.candidates:
+        path, line, text = _line_text(ws, c.event)
+        candidates.append({"stream": c.event.stream.value, "path": path, "line": line, "time": format_us(c.event.time),
+                           "rank": c.event.rank, "text": text, "why_not": c.why_not})
     return {
         "schema": SCHEMA,
         "inputs": inputs,
@@ -67,6 +73,7 @@ def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
                   for r in diag.ranks],
         "problems": ws.problems,
         "skipped": [{"path": p, "reason": r} for p, r in ws.discovery.skipped],
+        "candidates": candidates,
     }
 
 
@@ -92,9 +99,30 @@ def _shown(value):
     return value
 
 
+def low_confidence_line(diag: Diagnosis) -> str | None:
+    """The first line of every report when the anchor is only a lead, not a verdict."""
+    if diag.anchor is None or diag.confidence != "low":
+        return None
+    return visible(f"Low confidence: {diag.confidence_reason or 'the anchor is weak evidence'}; "
+                   "check the candidates below.")
+
+
+def _code_span(text: str) -> str:
+    """Log text as a Markdown code span: data, never formatting (a backtick run inside is
+    fenced by a longer one)."""
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def render_markdown(ws: "Workspace", diag: Diagnosis) -> str:
     d = _shown(to_dict(ws, diag))
-    out = ["# npudiag-tui diagnosis", ""]
+    low = low_confidence_line(diag)
+    out = ([f"**{low}**", ""] if low else []) + ["# npudiag-tui diagnosis", ""]
     a = d["anchor"]
     if a is None:
         out += ["No error was found in the inputs.", ""]
@@ -102,7 +130,16 @@ def render_markdown(ws: "Workspace", diag: Diagnosis) -> str:
         out += [f"**Category:** {diag.category}", "", f"**Summary:** {_clean(diag.summary)}", "",
                 "## First causal error", "",
                 f"`{a['path']}:{a['line']}` ({a['stream']}, time {a['time'] or 'unknown'}, "
-                f"rank {a['rank'] if a['rank'] is not None else 'unknown'})", "", "```", _clean(a["text"]), "```", ""]
+                f"rank {a['rank'] if a['rank'] is not None else 'unknown'})", "", "```", _clean(a["text"]), "```", "",
+                "## Why this line", "", f"{a['why']}.", "",
+                f"**Confidence:** {a['confidence']} ({a['confidence_reason']})", ""]
+        if d["candidates"]:
+            out += ["## Candidates that lost", "", "| why not | where | line |", "|---|---|---|"]
+            for c in d["candidates"]:
+                where = _code_span(f"{c['path']}:{c['line']}")
+                text = _code_span(c["text"][:160]).replace("|", "\\|")
+                out.append(f"| {c['why_not']} | {where} | {text} |")
+            out.append("")
     g = d["guidance"]
     if g:
         out += ["## Registry", "", f"- **Code:** {g['code']} ({g.get('family') or ''} / {g.get('title') or ''})",
@@ -156,6 +193,9 @@ def render_text(ws: "Workspace", diag: Diagnosis, color: bool | None = None) -> 
         con.print(Text(title, style="bold underline"))
 
     a = d["anchor"]
+    low = low_confidence_line(diag)
+    if low:
+        con.print(Text(low, style="bold yellow"))
     if a is None:
         con.print(Text("No error found in the inputs.", style="green"))
     else:
@@ -166,6 +206,15 @@ def render_text(ws: "Workspace", diag: Diagnosis, color: bool | None = None) -> 
         con.print(Text(f"{a['path']}:{a['line']}  {a['time'] or ''}", style="cyan"))
         con.print(Text(_clean(a["text"]), style="bold red"))
         con.print(Text(_clean(diag.summary)))
+        head("\nWhy this line")
+        con.print(Text(a["why"] + "."))
+        con.print(Text.assemble(("confidence ", "dim"), (str(a["confidence"]), "bold"),
+                                (f"  ({a['confidence_reason']})", "dim")))
+        if d["candidates"]:
+            head("\nCandidates that lost")
+            for c in d["candidates"]:
+                con.print(Text.assemble(("  " + c["why_not"], "yellow"), (f"  {c['path']}:{c['line']}", "cyan")))
+                con.print(Text("    " + c["text"][:110]))
     g = d["guidance"]
     if g:
         head("\nRegistry")

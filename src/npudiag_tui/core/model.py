@@ -167,6 +167,15 @@ class RankRole:
 
 
 @dataclass
+class Candidate:
+    """A competing event a user would suspect, and why it is not the anchor (one phrase:
+    "wrapper of the anchor", "stale by 2 h", "timeout victim of rank 5", "benign noise"...)."""
+
+    event: ErrorEvent
+    why_not: str
+
+
+@dataclass
 class Diagnosis:
     """The answer: the anchored first causal error, its cascade, and what to do next."""
 
@@ -183,3 +192,7 @@ class Diagnosis:
     ranks: list[RankRole] = field(default_factory=list)
     compile_stage: str | None = None
     history: list[str] = field(default_factory=list)  # earlier anchors (live), newest last
+    why: str = ""  # one sentence: what made the anchor the anchor
+    confidence: str | None = None  # high | medium | low; None when there is no anchor
+    confidence_reason: str = ""  # the confidence in words ("the anchor is a timeout and ...")
+    candidates: list[Candidate] = field(default_factory=list)  # up to five competitors, strongest first

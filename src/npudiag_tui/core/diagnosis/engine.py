@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import classify, compile_stage
 from npudiag_tui.core.diagnosis.events import TIER, build_events
+from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.console import clean
 from npudiag_tui.core.formats.timestamps import format_us
@@ -414,4 +415,11 @@ def diagnose(ws: "Workspace") -> Diagnosis:
                              (", which logged no error of its own (it stopped or never connected)." if quiet else "."))
         diag.missing.insert(0, f"Rank {suspect}'s own logs around {format_us(anchor.time) or 'the failure'}: its plog "
                             f"(and console) show why it did not answer; collect them with ASCEND_GLOBAL_LOG_LEVEL=1.")
+    _explain(diag)
     return diag
+
+
+def _explain(diag: Diagnosis) -> None:
+    """Why this anchor, how sure, and the competitors that lost (core/diagnosis/explain.py)."""
+    ex = explain(diag.events, diag.anchor, diag.ranks)
+    diag.why, diag.confidence, diag.confidence_reason, diag.candidates = ex.why, ex.confidence, ex.reason, ex.candidates

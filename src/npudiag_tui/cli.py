@@ -12,6 +12,7 @@ import sys
 from importlib import resources
 
 from npudiag_tui import __version__
+from npudiag_tui.core.formats.text import visible
 
 
 def demo_path() -> str:
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fail(msg: str) -> int:
-    print(f"npudiag-tui: {msg}", file=sys.stderr)
+    print(f"npudiag-tui: {visible(msg)}", file=sys.stderr)  # messages name paths: formats.text policy
     return 2
 
 
@@ -100,12 +101,12 @@ def _report(paths: list[str], args: argparse.Namespace) -> int:
     try:
         if not ws.files and ws.problems:
             for p in ws.problems:
-                print(f"npudiag-tui: {p}", file=sys.stderr)
+                print(f"npudiag-tui: {visible(p)}", file=sys.stderr)
             return 2
         ws.snapshot_index()  # one consistent snapshot of a folder that may still be written
         diag = ws.diagnose()
         for p in ws.problems:
-            print(f"npudiag-tui: {p}", file=sys.stderr)
+            print(f"npudiag-tui: {visible(p)}", file=sys.stderr)
         if args.report == "json":
             out = report.render_json(ws, diag)
         elif args.report == "markdown":

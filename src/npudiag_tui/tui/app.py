@@ -28,6 +28,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from npudiag_tui.core.formats.console import console_rank
 from npudiag_tui.core.formats.levels import line_level, prefilter
+from npudiag_tui.core.formats.text import visible
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
@@ -93,6 +94,8 @@ class NpuDiagApp(App[int]):
         Binding("right_square_bracket", "next_cascade", "Cascade", key_display="]", id="next_cascade"),
         Binding("left_square_bracket", "prev_cascade", "PrevCascade", show=False, key_display="[",
                 id="prev_cascade"),
+        Binding("o", "next_candidate", "Candidates", id="next_candidate"),
+        Binding("O", "prev_candidate", "PrevCandidate", show=False, id="prev_candidate"),
         Binding("slash", "search", "Search", key_display="/", id="search"),
         Binding("n", "next_hit", "Next hit", show=False, id="next_hit"),
         Binding("N", "prev_hit", "Prev hit", show=False, id="prev_hit"),
@@ -129,6 +132,7 @@ class NpuDiagApp(App[int]):
         self.indexed = False
         self.merged_mode = False
         self.cascade_index = -1
+        self.candidate_index = -1
         self.generation = 0
         self.search_generation = 0
         self.search_term = ""
@@ -166,6 +170,14 @@ class NpuDiagApp(App[int]):
         if not self._marks_ready or self._pending_sources or (self.search_term and self.search_matches is None):
             return False
         return not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers)
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notice goes through the one display policy (formats.text.visible): problem
+        notices name files and quote errors, live notices quote log lines, and any of them can
+        carry what a hostile file name or line put there. Screens and widgets end up here too."""
+        super().notify(visible(str(message)), title=visible(str(title)), severity=severity, timeout=timeout,
+                       markup=markup)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -541,6 +553,8 @@ class NpuDiagApp(App[int]):
         self._marks_started = self._marks_started or start_marks
         self.diagnosis = message.diagnosis
         self.diagnosis_error = message.error
+        if self.candidate_index >= len(self.candidates()):
+            self.candidate_index = -1
         side = self.query_one(SidePanel)
         side.show(message.diagnosis, message.error)
         if message.diagnosis is None:
@@ -740,6 +754,32 @@ class NpuDiagApp(App[int]):
         self.jump_to_ref(entries[index].ref)
         self.query_one(SidePanel).highlight(index)
 
+    def candidates(self) -> list[Any]:
+        return list(getattr(self.diagnosis, "candidates", None) or [])
+
+    def _jump_candidate(self, index: int) -> None:
+        """Walk the lines that lost to the anchor (wrapping), jump the panes to each, and say
+        why it lost: the user checks the tool's reasoning line by line."""
+        cands = self.candidates()
+        if not cands:
+            self.notify("no candidates: nothing competes with the anchor" if self.anchor_event() is not None
+                        else "no anchor (diagnosis not available yet, or no error found)", markup=False)
+            return
+        index %= len(cands)
+        self.candidate_index = index
+        cand = cands[index]
+        from npudiag_tui.core.diagnosis.engine import anchor_ref  # loaded with the diagnosis already
+
+        self.jump_to_ref(anchor_ref(cand.event))
+        self.query_one(SidePanel).mark_candidate(index)
+        self.notify(f"candidate {index + 1}/{len(cands)}: {cand.why_not}", markup=False)
+
+    def action_next_candidate(self) -> None:
+        self._jump_candidate(self.candidate_index + 1)
+
+    def action_prev_candidate(self) -> None:
+        self._jump_candidate(self.candidate_index - 1 if self.candidate_index >= 0 else -1)
+
     @on(SidePanel.EntryChosen)
     def _entry_chosen(self, message: SidePanel.EntryChosen) -> None:
         self._jump_cascade(message.index)
@@ -776,11 +816,11 @@ class NpuDiagApp(App[int]):
         if when is not None:
             text.append(f"{format_us(when)} ", "cyan")
         if ref is not None:
-            text.append(f"{self.ws.files[ref[0]].display}:{ref[1] + 1}", "dim")
+            text.append(f"{visible(self.ws.files[ref[0]].display)}:{ref[1] + 1}", "dim")
         if self.spec.describe():
-            text.append(f"  filter: {self.spec.describe()}", "yellow")
+            text.append(f"  filter: {visible(self.spec.describe())}", "yellow")
         if self.search_term:
-            text.append(f"  /{self.search_term}", "magenta")
+            text.append(f"  /{visible(self.search_term)}", "magenta")
         bar.set_text(text)
 
     # ------------------------------------------------------------------ marks (errors, warnings, hits)

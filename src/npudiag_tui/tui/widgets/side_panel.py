@@ -1,5 +1,6 @@
-"""Side panel: what the diagnosis says (category, registry entry, root cause, next actions,
-missing evidence) and the cascade list, whose entries jump the panes.
+"""Side panel: what the diagnosis says (category, why this anchor and how sure, registry entry,
+root cause, next actions, missing evidence), the candidates that lost to the anchor (walked
+with o / O), and the cascade list, whose entries jump the panes.
 
 All text is built with rich Text; nothing from the logs or the registry is parsed as markup.
 """
@@ -39,6 +40,9 @@ def _event_label(ev: Any, anchor: bool = False) -> Text:
     return head
 
 
+_CONFIDENCE_STYLE = {"high": "bold green", "medium": "bold yellow", "low": "bold red"}
+
+
 class SidePanel(VerticalScroll):
     """Diagnosis summary plus the cascade list."""
 
@@ -48,7 +52,8 @@ class SidePanel(VerticalScroll):
         border-left: solid $panel-lighten-2;
         background: $panel;
         padding: 0 1;
-        & > #diag-head { margin-bottom: 1; }
+        & > #diag-head { margin-bottom: 0; }
+        & > #candidates { margin-bottom: 1; }
         & > #cascade { height: auto; max-height: 16; border: none; background: $panel; padding: 0; }
         & > #diag-body { margin-top: 1; }
     }
@@ -64,9 +69,12 @@ class SidePanel(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.entries: list[Any] = []
+        self.candidates: list[Any] = []
+        self.candidate_mark = -1
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Diagnosis: indexing…", style="bold"), id="diag-head")
+        yield Static(Text(""), id="candidates")
         yield OptionList(id="cascade")
         yield Static(Text(""), id="diag-body")
 
@@ -80,7 +88,7 @@ class SidePanel(VerticalScroll):
         options.clear_options()
         self.entries = []
         if diagnosis is None:
-            head.update(Text(f"Diagnosis unavailable\n{error or ''}".strip(), style="bold yellow"))
+            head.update(Text(f"Diagnosis unavailable\n{sanitize(error or '')}".strip(), style="bold yellow"))
             body.update(Text(""))
             return
         anchor = diagnosis.anchor
@@ -91,6 +99,18 @@ class SidePanel(VerticalScroll):
         t.append(f"{diagnosis.category}\n", "bold magenta")
         if diagnosis.summary:
             t.append(_short(diagnosis.summary, 220) + "\n")
+        confidence = getattr(diagnosis, "confidence", None)
+        if anchor is not None and confidence:
+            t.append("Confidence: ", "bold")
+            t.append(confidence, _CONFIDENCE_STYLE.get(confidence, "bold"))
+            reason = getattr(diagnosis, "confidence_reason", "")
+            if reason:
+                t.append(f" ({_short(reason, 200)})", "dim")
+            t.append("\n")
+        why = getattr(diagnosis, "why", "")
+        if anchor is not None and why:
+            t.append("Why this line: ", "bold")
+            t.append(_short(why, 400) + "\n")
         guidance = diagnosis.guidance or {}
         if guidance:
             t.append("\nRegistry ", "bold underline")
@@ -113,8 +133,10 @@ class SidePanel(VerticalScroll):
             if guidance.get("registry"):
                 t.append("Registry file: ", "bold")
                 t.append(_short(str(guidance["registry"]), 200) + "\n", "dim")
-        t.append("\nCascade (enter jumps)", "bold underline")
         head.update(t)
+        self.candidates = list(getattr(diagnosis, "candidates", None) or [])
+        self.candidate_mark = -1
+        self._show_candidates()
 
         if anchor is not None:
             self.entries.append(anchor)
@@ -152,6 +174,30 @@ class SidePanel(VerticalScroll):
             for r in diagnosis.ranks[:32]:
                 b.append(f"rank {r.rank}: {r.role}\n", "red" if r.role == "root" else "")
         body.update(b)
+
+    def _show_candidates(self) -> None:
+        t = Text()
+        if self.candidates:
+            t.append("\nCandidates (o / O walk)\n", "bold underline")
+            for k, cand in enumerate(self.candidates):
+                ev = cand.event
+                on = k == self.candidate_mark
+                t.append("▶ " if on else "  ", "bold reverse" if on else "")
+                t.append(f"{k + 1}. ", "bold")
+                t.append(_short(cand.why_not, 120) + "\n", "bold yellow" if on else "yellow")
+                stamp = format_us(getattr(ev, "time", None))
+                rank = getattr(ev, "rank", None)
+                t.append(f"   {stamp[11:23] if stamp else '--:--:--.---'} ", "dim")
+                t.append(f"{ev.stream.value}{'' if rank is None else f' r{rank}'} ", "bold")
+                t.append(_short(getattr(ev, "detail", "") or ev.text, 90) + "\n")
+        t.append("\nCascade (enter jumps)", "bold underline")
+        self.query_one("#candidates", Static).update(t)
+
+    def mark_candidate(self, index: int) -> None:
+        """Point at candidate `index` (the one the panes were just moved to)."""
+        self.candidate_mark = index
+        self._show_candidates()
+        self.scroll_to_widget(self.query_one("#candidates", Static), top=True, animate=False)
 
     def highlight(self, index: int) -> None:
         options = self.query_one("#cascade", OptionList)

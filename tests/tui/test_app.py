@@ -383,3 +383,47 @@ async def test_garbage_collection_comes_back_after_the_anchored_screen(tree):
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+async def test_candidate_walk_lands_on_each_candidate(tree):
+    from npudiag_tui.core.diagnosis.engine import anchor_ref
+
+    app = new_app(tree)
+    notes: list[str] = []
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        cands = app.diagnosis.candidates
+        assert len(cands) >= 2, "the sample tree has competing lines"
+        original = app.notify
+
+        def record(message, **kw):
+            notes.append(str(message))
+            return original(message, **kw)
+
+        app.notify = record  # type: ignore[method-assign]
+        for k, cand in enumerate(cands):
+            await pilot.press("o")
+            ref = anchor_ref(cand.event)
+            assert cursor_ref(app.focused) == (ref.file_id, ref.line), (k, cand.why_not)
+            assert notes[-1] == f"candidate {k + 1}/{len(cands)}: {cand.why_not}"
+            assert app.query_one(SidePanel).candidate_mark == k
+        await pilot.press("o")  # wraps to the first
+        first = anchor_ref(cands[0].event)
+        assert cursor_ref(app.focused) == (first.file_id, first.line)
+        await pilot.press("O")  # and back to the last
+        last = anchor_ref(cands[-1].event)
+        assert cursor_ref(app.focused) == (last.file_id, last.line)
+        assert notes[-1].startswith(f"candidate {len(cands)}/{len(cands)}: ")
+        await pilot.press("a")
+        assert cursor_ref(app.focused) == (app.diagnosis.anchor.ref.file_id, app.diagnosis.anchor.ref.line)
+
+
+async def test_side_panel_says_why_and_how_sure(tree):
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        head = str(app.query_one("#diag-head").render())
+        assert "Why this line:" in head and f"Confidence: {app.diagnosis.confidence}" in head
+        listing = str(app.query_one("#candidates").render())
+        for cand in app.diagnosis.candidates:
+            assert cand.why_not[:30] in listing.replace("\n", " ")

@@ -17,6 +17,8 @@ PALETTE: list[tuple[str, str, str]] = [
     ("Previous warning", "Previous warning line in the focused pane", "prev_warning"),
     ("Next cascade member", "Jump to the next secondary error of the cascade", "next_cascade"),
     ("Previous cascade member", "Jump to the previous cascade member", "prev_cascade"),
+    ("Next candidate", "Jump to the next line that lost to the anchor, and say why it lost", "next_candidate"),
+    ("Previous candidate", "Jump to the previous candidate", "prev_candidate"),
     ("Search", "Search all panes (regex or literal)", "search"),
     ("Next search hit", "Next hit in the focused pane", "next_hit"),
     ("Previous search hit", "Previous hit in the focused pane", "prev_hit"),

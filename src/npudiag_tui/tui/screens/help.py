@@ -14,6 +14,7 @@ KEYS: list[tuple[str, str]] = [
     ("w / W", "next / previous warning"),
     ("a", "jump to the anchored first causal error"),
     ("] / [", "next / previous cascade member"),
+    ("o / O", "next / previous candidate: a line that lost to the anchor, and why"),
     ("/", "search (regex if valid, else literal; case-insensitive)"),
     ("n / N", "next / previous search hit"),
     ("f", "filters: level, stream, rank, module, regex"),

@@ -57,3 +57,8 @@ def test_small_terminal(snap_compare):
 
 def test_filter_dialog_small(snap_compare):
     assert snap_compare(new_app(), run_before=_run("f"), terminal_size=(80, 24))
+
+
+def test_candidate_walk_side_panel(snap_compare):
+    # the second candidate: the panes on it, the side panel scrolled to the marked entry
+    assert snap_compare(new_app(), run_before=_run("o", "o"), terminal_size=(160, 45))

@@ -7,6 +7,7 @@ All text is built with rich Text; nothing from the logs or the registry is parse
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -40,6 +41,9 @@ def _event_label(ev: Any, anchor: bool = False) -> Text:
     return head
 
 
+# "[ERROR] RUNTIME(2000,python):2026-01-01-10:00:06.000.000 [task.cc:77]2000 " -> "RUNTIME: ": the
+# candidate list is narrow, and the time and rank are shown beside it already
+_PLOG_HEAD = re.compile(r"^\[[A-Z]+\] ([A-Z][A-Z0-9_]*)\([^)]*\):\S+\s*(?:\[[^\]]*\]\s*(?:\d+\s+)?)?")
 _CONFIDENCE_STYLE = {"high": "bold green", "medium": "bold yellow", "low": "bold red"}
 
 
@@ -189,7 +193,7 @@ class SidePanel(VerticalScroll):
                 rank = getattr(ev, "rank", None)
                 t.append(f"   {stamp[11:23] if stamp else '--:--:--.---'} ", "dim")
                 t.append(f"{ev.stream.value}{'' if rank is None else f' r{rank}'} ", "bold")
-                t.append(_short(getattr(ev, "detail", "") or ev.text, 90) + "\n")
+                t.append(_short(_PLOG_HEAD.sub(r"\1: ", getattr(ev, "detail", "") or ev.text), 90) + "\n")
         t.append("\nCascade (enter jumps)", "bold underline")
         self.query_one("#candidates", Static).update(t)
 

@@ -40,7 +40,7 @@ async def settle(pilot, timeout: float = 20.0) -> None:
     await pilot.pause()
 
 
-async def scene(name: str, paths, stdout, steps, size=SIZE) -> None:
+async def scene(name: str, paths, stdout, steps, size=SIZE, toasts: bool = False) -> None:
     app = NpuDiagApp(paths, stdout, [])
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -50,7 +50,8 @@ async def scene(name: str, paths, stdout, steps, size=SIZE) -> None:
             else:
                 await pilot.press(step)
             await settle(pilot)
-        app.clear_notifications()
+        if not toasts:
+            app.clear_notifications()
         await pilot.pause()
         out = ROOT / "screenshots"
         out.mkdir(exist_ok=True)
@@ -66,6 +67,8 @@ async def main() -> None:
     await scene("search-and-filter", paths, stdout,
                 [lambda app: app.apply_filter(FilterSpec(min_level=5)), "slash", *"cqe", "enter"])
     await scene("side-panel", paths, stdout, ["c", "down", "down", "enter", "c"])
+    # the second candidate that lost to the anchor, with the notice that says why
+    await scene("candidate-walk", paths, stdout, ["o", "o"], toasts=True)
     await scene("help", paths, stdout, ["question_mark"], size=(100, 32))
     await scene("small-80x24", paths, stdout, [], size=(80, 24))
 

@@ -27,6 +27,8 @@ async def test_hostile_line_and_file_name_render_as_visible_escapes(tree):
     app = NpuDiagApp([str(log_root)], [str(train), str(evil)], [])
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
+        app.view("console").focus()
+        await pilot.pause()
         await pilot.press("slash", *"boom", "enter")
         await settle(pilot)
         view = app.focused

@@ -152,53 +152,132 @@ def test_error_text_line():
     assert m.group(1).startswith("The vector core execution is abnormal.")
 
 
-def test_cann_gen1_real():
-    m = console.CANN_GEN1.match(case_line("EE1002: 2024-09-03-16:50:00.041.231", "pt48").strip())
-    assert m.group(1) == "EE1002" and m.group(2) == "2024-09-03-16:50:00.041.231"
-    assert m.group(3).startswith("Stream synchronize timeout.")
+def test_cann_detail_every_generation():
+    d = console.parse_cann_detail("EE1002: 2024-09-03-16:50:00.041.231 Stream synchronize timeout. rtDeviceSynchronize")
+    assert (d.code, d.stamp, d.pid) == ("EE1002", "2024-09-03-16:50:00.041.231", None)
+    assert d.message.startswith("Stream synchronize timeout.")
+    d = console.parse_cann_detail("EZ9999: [PID: 11657] 2025-12-24-02:36:12.999.877 expert count is: 128")
+    assert (d.code, d.pid, d.message) == ("EZ9999", 11657, "expert count is: 128")
+    d = console.parse_cann_detail("[PID: 30412] 2026-09-02-14:07:33.902.114 AclNN_Parameter_Error(EZ1001): "
+                                  "the dtype of self is not supported.")
+    assert (d.code, d.pid, d.title, d.message) == ("EZ1001", 30412, "AclNN_Parameter_Error",
+                                                   "the dtype of self is not supported.")
+    d = console.parse_cann_detail("EZ9999[PID: 30412] 2026-09-02-14:07:33.918.260 (EZ9999):  tiling check failed."
+                                  "[FUNC:Tiling][FILE:mm_tiling.cpp][LINE:88]")
+    assert d.code == "EZ9999" and d.message.startswith("tiling check failed.")
 
 
-def test_cann_gen2_real():
-    text, _ = console.strip_prefixes(case_line("EZ9999: [PID: 11657] 2025-12-24-02:36:12.999.877", "va5310"))
-    m = console.CANN_GEN2.match(text)
-    assert (m.group(1), m.group(2)) == ("EZ9999", "11657")
-    assert m.group(4).startswith("expert count is: 128")
+def test_cann_detail_irregular_shapes():
+    """G2: an odd PID field, two spaces instead of a stamp, two spaces after the stamp."""
+    d = console.parse_cann_detail("EE9999: [PID:  [881460] 2025-10-15-14:43:16.351.702 Not allow to synchronize "
+                                  "captured stream stream_id=2.")
+    assert (d.code, d.pid, d.stamp) == ("EE9999", 881460, "2025-10-15-14:43:16.351.702")
+    d = console.parse_cann_detail("E39999  Aicpu kernel execute failed, device_id=0, stream_id=12, task_id=2.")
+    assert d.code == "E39999" and d.message.startswith("Aicpu kernel execute failed") and d.stamp is None
+    d = console.parse_cann_detail("EH9999: 2025-03-11-18:09:53.126.189  Get Allocation Granularity failed")
+    assert d.stamp == "2025-03-11-18:09:53.126.189" and d.message == "Get Allocation Granularity failed"
 
 
-def test_cann_gen3_both_forms():
-    m = console.CANN_GEN3.match("[PID: 30412] 2026-09-02-14:07:33.902.114 AclNN_Parameter_Error(EZ1001): "
-                                "the dtype of self is not supported.")
-    assert m.group(1) is None and m.group(2) == "30412" and m.group(5) == "EZ1001"
-    assert m.group(6) == "the dtype of self is not supported."
-    m = console.CANN_GEN3.match("EZ9999[PID: 30412] 2026-09-02-14:07:33.918.260 (EZ9999):  tiling check failed."
-                                "[FUNC:Tiling][FILE:mm_tiling.cpp][LINE:88]")
-    assert m.group(1) == "EZ9999" and m.group(5) == "EZ9999" and m.group(6).startswith("tiling check failed.")
+def test_cann_detail_look_alikes_are_not_details():
+    assert console.parse_cann_detail("E40021: see the table in the docs") is None  # no stamp, no PID
+    assert console.parse_cann_detail("AE40021: 2024-09-03-16:50:00.041.231 x") is None
+    assert console.parse_cann_detail("ERR00100 PTA call acl api failed") is None
 
 
-def test_banners():
-    assert console.CANN_BANNER.match("EZ9999: Inner Error!")
-    assert console.CANN_BANNER.match("EZ9999: Internal error!")
-    text, _ = console.strip_prefixes(case_line("EZ9999: Inner Error!", "va5310"))
-    assert console.CANN_BANNER.match(text.strip())
-    assert not console.CANN_BANNER.match("EZ9999: Inner Error! and more text")
+def test_banners_whatever_carries_them():
+    for line in ("EZ9999: Inner Error!", "EZ9999: Internal error!"):
+        assert console.parse_cann_detail(line).banner
+    text, pre = console.strip_prefixes(console.clean(
+        "[rank7]:[W723 10:35:57.462407611 compiler_depend.ts:57] Warning: EZ9999: Inner Error!"))
+    assert console.parse_cann_detail(text).banner and pre.level == "WARNING" and pre.rank == 7
+    assert console.BANNER_PAYLOAD.search("some logger said EZ9999: Inner Error!")
+    assert console.parse_cann_detail("EZ9999: Inner Error! and more text") is None
 
 
-def test_inline_detail_real():
-    m = console.CANN_INLINE.search(case_line("detail:EZ1001", "va573"))
-    assert m.group(1) == "EZ1001" and m.group(2) == "426" and m.group(3) == "2025-04-18-08:22:17.195.330"
-    assert m.group(4).startswith("Get path and read binary_info_config.json failed")
+def test_inline_detail():
+    d = console.parse_cann_detail("RuntimeError: call aclnnSwiGlu failed, detail:EZ1001: [PID: 426] "
+                                  "2025-04-18-08:22:17.195.330 Get path and read binary_info_config.json failed")
+    assert (d.code, d.pid, d.stamp) == ("EZ1001", 426, "2025-04-18-08:22:17.195.330")
+    assert d.message.startswith("Get path and read binary_info_config.json failed")
 
 
-def test_cann_traceback_and_device_exception():
+def test_device_exception_every_wording():
+    """G2: recognised by the device, the serial number and the core, in any release's sentence."""
+    e = console.parse_device_exception(
+        "The error from device(chipId:7, dieId:0), serial number is 1, there is an exception of aivec error, "
+        "core id is 38, error code = 0x4000000000000000, dump info: ...")
+    assert (e.device, e.serial, e.kind, e.core, e.comm_wait) == (7, "1", "aivec", 38, False)
+    e = console.parse_device_exception("The error from device(0), serial number is 111, there is an aicore error, "
+                                       "core id is 25, error code = 0x800000,")
+    assert (e.device, e.serial, e.kind, e.core) == (0, "111", "aicore", 25)
+    e = console.parse_device_exception("The error from device(chipId:7, dieId:0), serial number is 2, there is an "
+                                       "aivec error exception, core id is 5, error code = 0, dump info:")
+    assert (e.kind, e.core) == ("aivec", 5)
+    e = console.parse_device_exception("An error occurs on the device(chipId:1, dieId:0), the serial number is 4, "
+                                       "the error is fftsplus aivector error, core id is 3, error code = 0x1")
+    assert (e.device, e.serial, e.kind) == (1, "4", "fftsplus aivector")
+    assert console.parse_device_exception("the device was reset, serial number is 4") is None
+
+
+def test_device_task_timeouts_are_waits_on_peers():
+    """G7/G8: an HCCL or event-wait task timeout in the device envelope is a collective wait."""
+    e = console.parse_device_exception("EI9999  The error from device(chipId:5, dieId:0), serial number is 3, hccl "
+                                       "fftsplus task timeout occurred during task execution, stream_id:7")
+    assert e.comm_wait and e.kind == "hccl fftsplus task timeout"
+    e = console.parse_device_exception("The error from device(chipId:5, dieId:0), serial number is 4, event wait "
+                                       "timeout occurred during task execution")
+    assert e.comm_wait
+    e = console.parse_device_exception("The error from device(chipId:1, dieId:0), serial number is 9, there is an "
+                                       "exception of fftsplus aivector error, core id is 1, error code = 0")
+    assert not e.comm_wait
+
+
+def test_cann_traceback_and_errorstr():
     assert console.CANN_TRACEBACK_RE.match("        TraceBack (most recent call last):")
     assert not console.TRACEBACK_RE.match("        TraceBack (most recent call last):")
-    m = console.DEVICE_EXC_RE.search(case_line("there is an exception of aivec error, core id is 38", "va2757"))
-    assert (m.group(1), m.group(2), m.group(4), m.group(5), m.group(6), m.group(7)) == (
-        "7", "0", "1", "aivec", "38", "0x4000000000000000")
-    m = console.DEVICE_EXC_RE.search(case_line("there is an aicore error, core id is 25", "mindone269"))
-    assert (m.group(3), m.group(4), m.group(5), m.group(7)) == ("0", "111", "aicore", "0x800000")
-    e = console.ERRORSTR_RE.search(case_line("errorStr: VEC instruction error", "va2757"))
+    e = console.ERRORSTR_RE.search("The extend info: errcode:(0x800000, 0x0, 0x0) errorStr: VEC instruction error: "
+                                   "the ub address out of bounds. fixp_error0 info: 0x49c61f8")
     assert e.group(1) == "VEC instruction error: the ub address out of bounds."
+
+
+def test_envelopes_are_removed_before_grammars():
+    """G1: a Markdown quote, a fence's backtick, a runner's marker, a compose column, an app label."""
+    plog = "[ERROR] GE(946748,main):2025-05-19-15:59:07.739.753 [host_cpu_engine.cc:288]947062 LoadLib: failed."
+    for wrapped in ("> " + plog, "`" + plog, "E       " + plog, "svc-1   | " + plog):
+        assert console.clean(wrapped) == plog
+    text, _ = console.strip_prefixes(console.clean("CANN error: EE9999: Inner Error!"))
+    assert text == "EE9999: Inner Error!"
+    text, _ = console.strip_prefixes(console.clean(
+        "[ERROR] RecentErrMsg: [PID: 354370] 2026-07-21-09:16:41.017.602 Invalid_Argument(EE1001): x"))
+    assert console.parse_cann_detail(text).code == "EE1001"
+    # look-alikes keep their text: a plog header is not an envelope, nor is a sentence with a colon
+    assert console.clean(plog) == plog
+    text, _ = console.strip_prefixes("Note: the EZ9999 code is an inner code")
+    assert text == "Note: the EZ9999 code is an inner code"
+
+
+def test_logger_prefixes_give_their_level():
+    for line, level, body in (
+        ("(WorkerDict pid=904548) [E331 20:50:12.688969421 socket.cpp:1011] [c10d] The client socket timed out",
+         "ERROR", "[c10d] The client socket timed out"),
+        ("[2025-12-05 13:26:00.197+08:00] [7887] [7889] [server] [ERROR] [endpoint.cpp:37] : [MIE04E02011C] x",
+         "ERROR", "[MIE04E02011C] x"),
+        ("2025-03-26 13:18:06,621 - lmdeploy - ERROR - model_agent.py:470 - Task failed", "ERROR", "Task failed"),
+        ("svc   | 2025-11-19 11:14:59.028 | ERROR    | __main__:doc_parse:95 | Dispatch error", "ERROR",
+         "Dispatch error"),
+        ("0.18.782.692 E CANN error: EZ9999: Inner Error!", "ERROR", "EZ9999: Inner Error!"),
+        ("[W NPUStream.cpp:382] Warning: NPU warning, error code is 107020", "WARNING",
+         "Warning: NPU warning, error code is 107020"),
+    ):
+        text, pre = console.strip_prefixes(console.clean(line))
+        assert (text, pre.level) == (body, level), line
+
+
+def test_escaped_block_expands_into_sub_lines():
+    line = 'svc | {"detail":"x error code is 507033\\n[Error]: Failed\\nE30006: 2025-11-19-11:14:58.516.606 bad\\n"}'
+    parts = console.expand_escaped(line)
+    assert parts[1] == "[Error]: Failed" and parts[2].startswith("E30006: 2025-11-19")
+    assert console.expand_escaped("path C:\\new\\dir") == ["path C:\\new\\dir"]  # one escape is not a block
 
 
 # ----------------------------------------------------------------------------- tracebacks (2.4)
@@ -250,7 +329,7 @@ def test_engine_core_real():
 
 def test_c10_rank_prefix():
     text, pre = console.strip_prefixes("[rank5]:[W0311 07:22:09.118630254 NPUStream.cpp:371] Warning: EZ9999: x")
-    assert pre.rank == 5 and text.startswith("[W0311 07:22:09")
+    assert pre.rank == 5 and pre.level == "WARNING" and text == "EZ9999: x"
     assert codes.string_codes(text) == ["EZ9999"]
 
 

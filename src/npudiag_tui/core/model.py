@@ -56,6 +56,57 @@ CATEGORIES = (
     "unknown",
 )
 
+class EventKind(str, Enum):
+    """What an error-like event is, for the anchor choice (DOMAIN.md 4.1).
+
+    A str-Enum whose hash is its value's, so a kind reads, compares and keys dicts as its name.
+    `tier` orders causal strength: 0 explains on its own, 1 explains when nothing stronger is
+    there, 2 waits on someone else (a victim unless nothing causal precedes it), 3 an untyped error
+    line, 4-6 restatements of an error told elsewhere, 9 never an anchor.
+    """
+
+    CANN_DETAIL = "cann_detail"  # the detail line of a CANN error-manager block
+    DEVICE_EXC = "device_exc"  # a fault of this device: AI Core/AIV/AI CPU exception or execution timeout
+    PLOG = "plog"  # an [ERROR] line of a plog/device log with no more specific shape
+    DRIVER = "driver"  # a driver call that failed (`[drv api] ... failed`, drvRetCode)
+    OOM = "oom"
+    IMPORT = "import"  # a library or module that could not be loaded
+    CRASH = "crash"  # a native crash with nothing explicit before it
+    WARNING_CODE = "warning_code"  # a real error printed at WARNING level
+    ENV = "env"
+    EXCEPTION = "exception"
+    TIMEOUT = "timeout"  # a wait on a peer or a collective that expired
+    LOG_ERROR = "log_error"  # a logger ERROR line without a recognised shape
+    RELAY = "relay"  # restates a failure of a call below it
+    SYNC = "sync"  # a synchronize / replay / task-fail callback that noticed a failure
+    CANN_TRACE = "cann_trace"  # outer layers of a CANN block (TraceBack)
+    TABLE = "table"  # HCCL analyser tables and banners: evidence naming peers
+    HEARTBEAT = "heartbeat"
+    WRAPPER = "wrapper"  # exception, header, banner or summary around an error told elsewhere
+    BENIGN = "benign"  # known noise at ERROR level
+    ABORT = "abort"  # abort/terminate/core dump right after an explicit error of the same process
+    CONTEXT = "context"  # not an error
+
+    def __hash__(self) -> int:
+        return str.__hash__(self.value)
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def tier(self) -> int:
+        return _TIERS[self]
+
+
+_TIERS = {
+    EventKind.CANN_DETAIL: 0, EventKind.DEVICE_EXC: 0, EventKind.PLOG: 0, EventKind.DRIVER: 0,
+    EventKind.OOM: 0, EventKind.IMPORT: 0, EventKind.CRASH: 0, EventKind.WARNING_CODE: 0, EventKind.ENV: 0,
+    EventKind.EXCEPTION: 1, EventKind.TIMEOUT: 2, EventKind.LOG_ERROR: 3, EventKind.RELAY: 4,
+    EventKind.SYNC: 4, EventKind.CANN_TRACE: 4, EventKind.TABLE: 5, EventKind.HEARTBEAT: 5,
+    EventKind.WRAPPER: 6, EventKind.ABORT: 4, EventKind.BENIGN: 9, EventKind.CONTEXT: 9,
+}
+
+
 RELATIONS = ("wrapper", "timeout_victim", "sync_failure", "repeat", "consequence")
 
 
@@ -115,7 +166,7 @@ class ErrorEvent:
     time: int | None = None
     printed_time: int | None = None
     time_inherited: bool = False
-    kind: str = "error"  # see diagnosis.events for the vocabulary
+    kind: EventKind = EventKind.LOG_ERROR
     codes: list[str] = field(default_factory=list)
     numeric: dict[str, int] = field(default_factory=dict)  # domain -> value ("acl", "aclnn", "hccl", ...)
     module: str | None = None
@@ -126,6 +177,8 @@ class ErrorEvent:
     op_name: str | None = None
     lines: list[LineRef] = field(default_factory=list)  # the multi-line group, head first
     detail: str = ""  # the most specific text of the group (detail line, errorStr, ...)
+    fragment: str | None = None  # the escaped sub-line (`\\n` inside one physical line) the event is
+    block_numeric: dict[str, int] = field(default_factory=dict)  # statuses printed by the block's other lines
     category: str = "unknown"
     benign: bool = False
     secondary: str | None = None  # relation when this event is part of a cascade

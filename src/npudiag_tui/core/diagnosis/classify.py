@@ -1,41 +1,77 @@
 """Subsystem routing (DOMAIN.md 4.2): which category an error event belongs to.
 
-Codes decide first (they are the most specific words in a line), then the plog module, then
-keywords. Keywords are hints: a few anchored shapes override them, e.g. EZ1001 about the
-opp_kernel package is an environment problem, 107030 under graph capture is a compile one.
+The category is decided on the whole event, not on the words of one line, because the next
+actions are planned from it. In order:
+
+1. the event's shape when it is unambiguous: a library that cannot load, an out-of-memory, a
+   fault of the device, a collective wait that expired, a line the HCCL/HCCP modules logged, a
+   failed driver call, a native crash;
+2. the status the wrappers printed for it (the aclError, aclnn or HCCL number of
+   `error code is N`, `runtime result = N`, `errno[N]`), routed by its name in the status tables;
+3. the detail's CANN code (its component), then the codes of the event's other lines;
+4. the plog module (DRV, OP);
+5. keywords, as whole words, on the message body: logger and launcher prefixes, source
+   locations, `[FUNC:…][FILE:…][LINE:…]` tails and `key=value` fields removed first, so a field
+   named `stream_id` or a source file named `compiler_depend.ts` routes nothing.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-from npudiag_tui.core.model import ErrorEvent
+from npudiag_tui.core.formats.codes import is_inner_code
+from npudiag_tui.core.model import ErrorEvent, EventKind
+from npudiag_tui.core.registry import lookup_numeric
+
+K = EventKind
 
 _ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003", "EE1001"}
 _MEM_CODES = {"EL0004", "EI0011"}
 _STREAM_CODES = {"EE1002"}
+# What says the software or its set-up is wrong rather than the job: missing or mismatched
+# libraries and packages (kernel binaries and tiling functions are shipped in the operator
+# package), the wrong devices made visible, a port taken, a rendezvous that never answered.
 _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.sh|"
-    r"undefined symbol|version mismatch|[Ss]oc ?[Vv]ersion|opp_kernel|binary_info_config|"
-    r"[Aa]ddress already in use|port .* in use|is been using by other|PY_SSIZE_T_CLEAN|"
-    r"not installed|cann package|driver version|libascend|GLIBC"
+    r"undefined symbol|[Dd]l[Oo]pen|version mismatch|[Ss]oc ?[Vv]ersion|opp_kernel|binary_info_config|"
+    r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
+    r"not installed|cann package|driver version|libascend|GLIBC|"
+    r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
+    r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\bbind\(?\)? failed|"
+    r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
+    r"no NPU device|[Ii]nvalid device"
 )
 _DEVICE_TEXT = re.compile(
-    r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|AI ?Core|AI ?CPU|AIV\b|vector core|"
+    r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
+    r"\bAI ?Core\b|\bAI ?CPU\b|\bAIV\b|vector core|\baicore\b|\baicpu\b|"
     r"device-side assert|illegal memory access|errorStr|core id is|ub address"
 )
-_MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|HBM")
+_MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
+                       r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool")
 _COMPILE_TEXT = re.compile(
-    r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]apture|"
-    r"aclgraph|npugraph|torchair|[Cc]ompil|TBE|tbe|kernel_meta|AOTAutograd|aot_eager|replay"
+    r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|"
+    r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
+    r"[Rr]eplay\b|CaptureBegin|CaptureEnd"
 )
-_OP_TEXT = re.compile(r"aclnn|aclop|[Tt]iling|InferShape|OpName:|op type is|operator|NNOP|[Kk]ernel param")
+_OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|InferShape|\bop type is\b|\boperator\b|\bNNOP\b|"
+                      r"[Kk]ernel param|\bop\[")
 _COMM_TEXT = re.compile(
-    r"HCCL|hccl|HCCP|hccp|ranktable|[Ss]ocket|[Nn]otify|LinkEstablish|[Tt]ransport|rdma|RDMA|"
-    r"error cqe|Hccl\w+|\bRoCE\b|link down|port down"
+    r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
+    r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
+    r"CommInit\w*|[Cc]ollective"
 )
-_STREAM_TEXT = re.compile(r"[Ss]tream|[Ee]vent|[Ss]ynchroni[sz]e")
+_STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|SIGSEGV|core dumped|SIGABRT")
+_DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
+# Noise removed before keywords: source locations, the error manager's tails, key=value fields.
+_SOURCE_LOC = re.compile(r"[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]*\]")
+_KEY_VALUE = re.compile(r"\b\w+=[^\s,;)]*|\b\w+\[[^\]\s]*\]")
+
+
+def message_body(text: str) -> str:
+    """The words a keyword may be read from: no source locations, error-manager tails or fields."""
+    return _KEY_VALUE.sub(" ", _SOURCE_LOC.sub(" ", text))
 
 
 def category_of_code(code: str) -> str | None:
@@ -48,84 +84,132 @@ def category_of_code(code: str) -> str | None:
     if code.startswith(("EI", "EJ")):
         return "communication"
     if code.startswith("EL"):
-        return "device"
+        # the driver: a call into it failed (set-up, device visibility, firmware), not a kernel fault
+        return None if is_inner_code(code) else "environment"
     if code.startswith("EZ"):
-        return None if code.endswith("9999") else "operator"
-    if code.startswith(("E9", "EA", "EB", "E2", "E4")) and not code.endswith("9999"):
+        return None if is_inner_code(code) else "operator"
+    if code.startswith(("E9", "EA", "EB", "E2", "E4")) and not is_inner_code(code):
         return "compile"
-    if code.startswith(("E5", "E6", "E7")):
+    if code.startswith(("E5", "E6", "E7")) and not is_inner_code(code):
         return "operator"
-    if code.startswith("E8"):
+    if code.startswith("E8") and not is_inner_code(code):
         return "environment"
-    if code.startswith("E3") and not code.endswith("9999"):
+    if code.startswith("E3") and not is_inner_code(code):
         return "device"
-    if code.startswith("E1") and not code.endswith("9999"):
+    if code.startswith("E1") and not is_inner_code(code):
         return "compile"
     return None
+
+
+# aclError names (reference/numeric_codes.json) -> category, most specific words first
+_ACL_NAME_ROUTES = (
+    ("CAPTURE", "compile"), ("CAPTURED", "compile"),
+    ("DEVICE_OOM", "memory"), ("MEMORY_ALLOCATION", "memory"), ("BAD_ALLOC", "memory"),
+    ("AICORE", "device"), ("AIVEC", "device"), ("AICPU", "device"), ("VECTOR_CORE", "device"),
+    ("NOT_SUPPORT", "environment"), ("UNSUPPORTED", "environment"), ("INVALID_DEVICEID", "environment"),
+    ("NO_DEVICE", "environment"), ("INVALID_DEVICE", "environment"), ("DRV", "environment"),
+    ("STREAM", "stream_event"), ("EVENT", "stream_event"), ("TASK_TIMEOUT", "stream_event"),
+    ("WAIT_TIMEOUT", "stream_event"), ("FFTS_PLUS_TIMEOUT", "stream_event"),
+)
 
 
 def category_of_number(domain: str, value: int) -> str | None:
     if domain == "aclnn":
-        if value in (561002, 561003) or value // 1000 == 161:
-            return "operator"
         if value == 561112:
             return "environment"
+        if value // 1000 == 161 or (value // 1000 == 561 and value != 561000):
+            return "operator"
         return None
     if domain == "hccl":
         return "communication"
     if domain == "acl":
-        if 107025 <= value <= 107040:
+        if 107024 <= value <= 107041:
             return "compile"
-        if value in (207001, 207018, 207000):
-            return "memory"
-        if value in (507014, 507015, 507018, 507034, 507035):
-            return "device"
-        if value in (507046, 107020, 507048):
-            return "stream_event"
         if value == 500002:
             return "compile"
+        if value == 507033:
+            return None  # device set-up failed: a consequence of memory, packages or an occupied device
+        nc = lookup_numeric(value, "acl")
+        if nc is not None:
+            for word, cat in _ACL_NAME_ROUTES:
+                if word in nc.name:
+                    return cat
         return None
     return None
 
 
-def classify(ev: ErrorEvent) -> str:
-    text = ev.detail or ev.text
-    if ev.kind == "crash" or _CRASH_TEXT.search(text.strip()):
+def _shape(ev: ErrorEvent, body: str) -> str | None:
+    """Step 1: the event's own shape, when it settles the question."""
+    if ev.kind == K.CRASH:
         return "unknown"
-    if ev.kind == "import" or ev.attrs.get("env_hint") or _ENV_TEXT.search(text):
+    if ev.kind == K.IMPORT or ev.attrs.get("env_hint") or _ENV_TEXT.search(body):
         return "environment"
-    if ev.kind == "oom":
+    if ev.kind == K.OOM or _MEM_TEXT.search(body):
         return "memory"
-    if ev.kind == "device_exc":
+    dev = ev.attrs.get("device_exc")
+    if dev is not None and getattr(dev, "comm_wait", False):
+        return "communication"
+    if ev.kind == K.DEVICE_EXC:
         return "device"
-    for code in ev.codes:
-        cat = category_of_code(code)
+    if ev.kind == K.TIMEOUT and _COMM_TEXT.search(body):
+        return "communication"
+    if ev.module in ("HCCL", "HCCP"):  # what logged it is the subsystem that failed
+        return "communication"
+    if ev.kind == K.DRIVER or _DRIVER_TEXT.search(body):
+        return "environment"
+    return None
+
+
+def _numbers(events: Iterable[ErrorEvent]) -> Iterable[tuple[str, int]]:
+    for ev in events:
+        for numeric in (ev.numeric, ev.block_numeric):
+            for domain in ("acl", "aclnn", "hccl"):
+                if domain in numeric:
+                    yield domain, numeric[domain]
+
+
+def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
+    """The category of the event `anchor`; `group` holds the other lines of the same event (its
+    wrappers, sync failures and relays in the same process), which carry the printed status."""
+    group = [e for e in (group or []) if e is not anchor]
+    body = message_body(anchor.detail or anchor.text)
+    if _CRASH_TEXT.search(body.strip()):
+        return "unknown"
+    shaped = _shape(anchor, body)
+    if shaped:
+        return shaped
+    for domain, value in _numbers([anchor, *group]):
+        if domain == "aclnn" and value == 561000 and _COMM_TEXT.search(body):
+            return "communication"
+        cat = category_of_number(domain, value)
         if cat:
-            if cat == "operator" and _MEM_TEXT.search(text):
+            if cat == "operator" and _MEM_TEXT.search(body):
                 return "memory"
             return cat
-    for domain in ("acl", "aclnn", "hccl"):
-        if domain in ev.numeric:
-            if domain == "aclnn" and ev.numeric[domain] == 561000 and _COMM_TEXT.search(text):
-                return "communication"
-            cat = category_of_number(domain, ev.numeric[domain])
+    for ev in [anchor, *group]:
+        for code in ev.codes:
+            if ev is not anchor and code.startswith("W"):
+                continue
+            cat = category_of_code(code)
             if cat:
+                if cat == "operator" and _MEM_TEXT.search(body):
+                    return "memory"
                 return cat
-    if ev.module in ("HCCL", "HCCP"):
-        return "communication"
-    if _MEM_TEXT.search(text):
-        return "memory"
-    if _DEVICE_TEXT.search(text):
-        return "device"
-    if _COMM_TEXT.search(text):
-        return "communication"
-    if _COMPILE_TEXT.search(text):
-        return "compile"
-    if _OP_TEXT.search(text) or ev.module == "OP":
+    if anchor.module == "DRV":
+        return "environment"
+    for text in [body] + [message_body(e.detail or e.text) for e in group]:
+        for pattern, cat in ((_MEM_TEXT, "memory"), (_DEVICE_TEXT, "device"), (_COMM_TEXT, "communication"),
+                             (_COMPILE_TEXT, "compile"), (_OP_TEXT, "operator"), (_STREAM_TEXT, "stream_event")):
+            if pattern.search(text):
+                return cat
+    if anchor.module == "OP":
         return "operator"
-    if _STREAM_TEXT.search(text):
-        return "stream_event"
     return "unknown"
+
+
+def classify(ev: ErrorEvent) -> str:
+    """The category of one event on its own (its block's statuses included)."""
+    return route(ev)
 
 
 def compile_stage(texts: list[str]) -> str | None:

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
-from npudiag_tui.core.diagnosis.classify import classify, compile_stage
+from npudiag_tui.core.diagnosis.classify import classify, compile_stage, route
 from npudiag_tui.core.diagnosis.events import TIER, build_events
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import is_inner_code
@@ -343,13 +343,17 @@ def diagnose(ws: "Workspace") -> Diagnosis:
                         "only elsewhere: open the folder named by ASCEND_PROCESS_LOG_PATH, or rerun with "
                         "ASCEND_GLOBAL_LOG_LEVEL=1."]
         return diag
-    diag.category = anchor.category
     near = [e for e in events if e is not anchor and e.source_id == anchor.source_id
             and abs(e.ref.line - anchor.ref.line) <= 40 and e.ref.file_id == anchor.ref.file_id]
     if anchor.time is not None and anchor.rank is not None:
         # the same event seen by another stream of the rank (a console code for a plog line)
         near += [e for e in events if e is not anchor and e not in near and e.rank == anchor.rank
                  and e.time is not None and abs(e.time - anchor.time) <= 10 * US]
+    # the event's other lines (its wrappers and restatements in the same process) route it
+    same_process = [e for e in near if (anchor.rank is None or e.rank in (None, anchor.rank))
+                    and (anchor.pid is None or e.pid in (None, anchor.pid) or e.cann_pid == anchor.cann_pid)]
+    anchor.category = route(anchor, same_process)
+    diag.category = anchor.category
     diag.compile_stage = compile_stage([anchor.text] + [e.text for e in near]) if anchor.category in (
         "compile", "stream_event", "memory") else None
     guidance, code = _guidance(ws, anchor, near)

@@ -15,39 +15,46 @@ from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
-from npudiag_tui.core.model import ErrorEvent, Level, LineRef, Source, Stream
+from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
 from npudiag_tui.core.scan import LineHit
 
-# Causal strength tiers used by the anchor choice (lower = more causal).
-TIER = {
-    "cann_detail": 0, "device_exc": 0, "plog": 0, "oom": 0, "import": 0, "crash": 0,
-    "warning_code": 0, "env": 0,
-    "exception": 1, "log_error": 3,
-    "timeout": 2,
-    "relay": 4, "sync": 4, "cann_trace": 4, "table": 5, "heartbeat": 5,
-    "wrapper": 6, "benign": 9, "context": 9,
-}
+# The tier of each kind (lower = more causal) lives on `EventKind`; this table is its dict view.
+TIER: dict[EventKind, int] = {k: k.tier for k in EventKind}
+K = EventKind
 
-_BENIGN_PLOG = re.compile(
-    r"open file failed|IDEDD|symbol|[Pp]rofil|ATRACE|trace collect|Inner Error!|Internal error!|"
-    r"^[\s_|=\-+*]*$|^[\s|]*[-_=]{6,}|LINK_ERROR_INFO|dest_ip\(user_rank\)|comm error, device\[|"
-    r"^\s*\|"
-)
+# Known noise at ERROR level, keyed on module and exact phrase, never on a bare word: a filter on
+# "symbol" also hid "undefined symbol", a loader failure.
 _BENIGN_MODULES = {"ATRACE", "IDEDD", "PROFILING", "TUNE", "MSPROF", "DVPP_TRACE"}
+_BENIGN_PLOG = re.compile(
+    r"open file failed|trace collect|^[\s_|=\-+*]*$|^[\s|]*[-_=]{6,}|LINK_ERROR_INFO|dest_ip\(user_rank\)|"
+    r"comm error, device\[|^\s*\|"
+)
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _RELAY = re.compile(
     r"call trace: hcclRet|is failed\. ret\[|[Ee]stablish completed failed|SetMachinePara error|"
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
-    r"execution failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
-    r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed$"
+    r"execut(?:e|ion) failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
+    r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed$|"
+    r"report error module_type=|rtGetDevMsg"
+)
+# a detail that only says the call's arguments or context were wrong, or that fetching the error
+# message itself failed: the block's deeper lines (a driver call, a device exception) explain it
+_GENERIC_DETAIL = re.compile(
+    r"[Tt]he argument is invalid|context is a null pointer|[Cc]heck param failed|rtGetDevMsg|"
+    r"can not be NULL|can not be null"
 )
 _SYNC = re.compile(
     r"[Ss]ynchroni[sz]e|SyncStream|TaskFailCallback|wait for compute device to finish|"
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
 )
 _TIMEOUT = re.compile(
-    r"[Tt]ime ?out|timed out|EI0002|EI0006|Notify register|notify wait|socket establish"
+    r"[Tt]ime ?out|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
 )
+# an AI Core / vector core execution that did not finish: a hung kernel on this device (DOMAIN.md
+# 2.3 h, 3.2: 507014, 507034), not a wait on a peer
+_EXEC_TIMEOUT = re.compile(
+    r"ai ?core (?:execution )?time ?out|aicore timeout|aiv(?:ec)? (?:execution )?time ?out|"
+    r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out|\b50703[4]\b|\b507014\b", re.I)
 _WRAPPER_TEXT = re.compile(
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
@@ -55,17 +62,26 @@ _WRAPPER_TEXT = re.compile(
     r"^\s*raise |^\s*\(function \w+\)"
 )
 _OOM = re.compile(r"out of memory|OutOfMemoryError|memory allocation failed|alloc(?:ate)? .*failed|"
-                  r"ErrCode=207001|error code is 207001")
-_IMPORT = re.compile(r"^(?:ImportError|ModuleNotFoundError|OSError)\b|cannot open shared object|"
-                     r"No module named|undefined symbol|set_env\.sh")
+                  r"ErrCode=207001|error code is 207001|No available memory for the cache blocks")
+# A library or module that cannot be loaded is always a cause (an environment error), at any level.
+_LOADER = re.compile(
+    r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
+    r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh"
+)
+# ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
+_LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|SIGSEGV|SIGABRT|SIGBUS|"
-                    r"core dumped|Fatal Python error")
+                    r"core dumped|Fatal Python error|\bAborted\b|terminate called")
+_DRIVER = re.compile(r"\[drv api\][^\n]*fail|\bhal\w+ failed|drvRetCode=\d+|\bdrvError\b")
 _HEARTBEAT = re.compile(r"HeartbeatAbnormal|Cluster Exception Location")
 _SERIAL = re.compile(r"serial number is (\d+)")
 _REMOTE_RANK = re.compile(r"remote rank:? ?\[(\d+)\]")
 _CRIMER = re.compile(r"crimer rank\[([^\]]*)\]")
 _OPNAME = re.compile(r"OpName:\[([^\]]+)\]|call (aclnn\w+) failed|op type is (\w+)|Failed to compile Op \[?(\w+)|"
                      r"operator name is (\w+)|function error: (\w+), error code")
+# A configuration value rejected by a checker, printed without a level (`Input device_ip [...] is
+# invalid`, `Parameter X is invalid in ranktable file`)
+_INVALID_SETTING = re.compile(r"^(?:Input|Parameter|Param|Config|Argument)\b.{0,80}\bis invalid\b")
 
 
 def _own_time(text: str, year_hint: int | None) -> int | None:
@@ -99,119 +115,146 @@ def _channel_time(idx: FileIndex, line: int, chan: tuple, prefix: str, year_hint
     return None
 
 
-def classify_line(text: str, stream: Stream) -> tuple[str, Level, dict]:
-    """(kind, level, extras) for one cleaned, prefix-stripped line."""
+def _plog_kind(p, level: Level) -> EventKind:
+    msg = p.message
+    if p.mindspore and (_SYNC.search((p.func or "") + " " + msg)
+                        or re.search(r"TaskFailCallback|SyncStream|RunTask|Sync", p.func or "")):
+        return K.SYNC
+    if _LOADER.search(msg):
+        return K.BENIGN if _LOADER_NOISE.search(msg) else K.IMPORT
+    if p.module in _BENIGN_MODULES or _BENIGN_PLOG.search(msg) or C.BANNER_PAYLOAD.search(msg):
+        if _TABLE_ROW.match(msg) or "LINK_ERROR_INFO" in msg or "dest_ip" in msg or "comm error" in msg:
+            return K.TABLE
+        return K.BENIGN
+    if _HEARTBEAT.search(msg):
+        return K.HEARTBEAT
+    if level < Level.ERROR:
+        if string_codes(msg) or numeric_codes(msg) or C.parse_device_exception(msg):
+            return K.WARNING_CODE
+        return K.CONTEXT
+    if _EXEC_TIMEOUT.search(msg):
+        return K.DEVICE_EXC
+    if _RELAY.search(msg):
+        return K.RELAY
+    if _TIMEOUT.search(msg):
+        return K.TIMEOUT
+    if _SYNC.search(msg) and not re.search(r"107030|capture", msg):
+        return K.SYNC
+    if _OOM.search(msg):
+        return K.OOM
+    if _DRIVER.search(msg):
+        return K.DRIVER
+    return K.PLOG
+
+
+def classify_line(text: str, stream: Stream, logger_level: str | None = None) -> tuple[EventKind, Level, dict]:
+    """(kind, level, extras) for one cleaned, prefix-stripped line; `logger_level` is the level
+    word of the logger prefix that was stripped, if any."""
     info: dict = {}
     p = parse_plog(text)
     if p is not None:
         level = Level.parse(p.level)
         info["module"] = p.module
         info["pid"] = p.pid
-        msg = p.message
-        info["message"] = msg
-        if p.mindspore and _SYNC.search((p.func or "") + " " + msg):
-            return "sync", level, info
-        if p.mindspore and re.search(r"TaskFailCallback|SyncStream|RunTask|Sync", p.func or ""):
-            return "sync", level, info
-        if p.module in _BENIGN_MODULES or _BENIGN_PLOG.search(msg):
-            if _TABLE_ROW.match(msg) or "LINK_ERROR_INFO" in msg or "dest_ip" in msg or "comm error" in msg:
-                return "table", level, info
-            return "benign", level, info
-        if _HEARTBEAT.search(msg):
-            return "heartbeat", level, info
-        if level < Level.ERROR:
-            codes = string_codes(msg)
-            if codes or numeric_codes(msg) or "error from device" in msg:
-                return "warning_code", level, info
-            return "context", level, info
-        if _RELAY.search(msg):
-            return "relay", level, info
-        if _TIMEOUT.search(msg):
-            return "timeout", level, info
-        if _SYNC.search(msg) and not re.search(r"107030|capture", msg):
-            return "sync", level, info
-        if _OOM.search(msg):
-            return "oom", level, info
-        return "plog", level, info
+        info["message"] = p.message
+        return _plog_kind(p, level), level, info
 
     stripped = text.strip()
     if not stripped:
-        return "context", Level.NONE, info
-    # CANN error-manager block (gen1/2/3, banner, inline)
-    if C.CANN_BANNER.match(stripped):
-        return "wrapper", Level.ERROR, info
-    m = C.CANN_GEN3.match(stripped) or C.CANN_GEN2.match(stripped) or C.CANN_GEN1.match(stripped)
-    inline = C.CANN_INLINE.search(stripped)
-    if m or inline:
-        code = (m.group(1) or (m.lastindex and m.group(5))) if m else inline.group(1)
-        if m and C.CANN_GEN3.match(stripped):
-            code = m.group(5)
-        info["cann_code"] = code
-        detail_text = stripped
-        if C.DEVICE_EXC_RE.search(stripped) or "error from device" in stripped:
-            return "device_exc", Level.ERROR, info
-        if _IMPORT.search(detail_text) or re.search(r"opp_kernel|binary_info_config", detail_text):
+        return K.CONTEXT, Level.NONE, info
+    if C.BANNER_PAYLOAD.search(stripped):  # a banner stays a banner whatever wraps it
+        return K.WRAPPER, Level.ERROR, info
+    if C.DEVICE_DUMP_HEAD.match(stripped) or (C.DEVICE_DUMP_INFO.match(text) and "exception" in stripped.lower()):
+        info["dump"] = True
+        return K.DEVICE_EXC, Level.ERROR, info
+    dev = C.parse_device_exception(stripped)
+    detail = C.parse_cann_detail(stripped)
+    if detail is not None:
+        info["cann_code"] = detail.code
+        info["cann_pid"] = detail.pid
+        msg = detail.message
+        if dev is not None:
+            info["device"] = dev
+            return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
+        if _LOADER.search(msg) or re.search(r"opp_kernel|binary_info_config", msg):
             info["env_hint"] = True
-        if re.search(r"wait for compute device to finish failed", detail_text):
-            return "cann_trace", Level.ERROR, info
-        if code in ("EI0002", "EI0006", "EE1002") or _TIMEOUT.search(detail_text.split("Reason")[0]):
-            return "timeout", Level.ERROR, info
-        return "cann_detail", Level.ERROR, info
+        if re.search(r"wait for compute device to finish failed", msg):
+            return K.CANN_TRACE, Level.ERROR, info
+        if _EXEC_TIMEOUT.search(msg):
+            return K.DEVICE_EXC, Level.ERROR, info
+        if detail.code in ("EI0002", "EI0006", "EE1002") or _TIMEOUT.search(msg.split("Reason")[0]):
+            return K.TIMEOUT, Level.ERROR, info
+        return K.CANN_DETAIL, Level.ERROR, info
     if C.CANN_TRACEBACK_RE.match(text):
-        return "cann_trace", Level.ERROR, info
-    if C.DEVICE_EXC_RE.search(stripped) or stripped.startswith(("The extend info", "The error from device")):
-        return "device_exc", Level.ERROR, info
+        return K.CANN_TRACE, Level.ERROR, info
+    if dev is not None:
+        info["device"] = dev
+        return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
+    if stripped.startswith("The extend info"):
+        return K.DEVICE_EXC, Level.ERROR, info
     if C.TORCH_HEADER_RE.search(stripped):
-        return "wrapper", Level.ERROR, info
+        return K.WRAPPER, Level.ERROR, info
     if C.ERROR_TEXT_RE.match(stripped) or stripped.startswith("Rectify the fault"):
-        return "wrapper", Level.ERROR, info
+        return K.WRAPPER, Level.ERROR, info
     if _WRAPPER_TEXT.search(stripped):
-        return "wrapper", Level.ERROR, info
+        return K.WRAPPER, Level.ERROR, info
+    if _LOADER.search(stripped):
+        return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
     if _CRASH.search(stripped):
-        return "crash", Level.CRITICAL, info
+        return K.CRASH, Level.CRITICAL, info
     if _OOM.search(stripped):
-        return "oom", Level.ERROR, info
-    if _IMPORT.search(stripped):
-        return "import", Level.ERROR, info
+        return K.OOM, Level.ERROR, info
     torch = C.TORCH_NPU_FUNC_RE.search(stripped)
     if torch:
         info["wrapped_code"] = int(torch.group(6))
         if re.search(r"NPU warning", stripped):
-            return "wrapper", Level.WARNING, info
-        return "wrapper", Level.ERROR, info
+            return K.WRAPPER, Level.WARNING, info
+        return K.WRAPPER, Level.ERROR, info
     if re.search(r"NPU warning, error code is|Warning: .*error code is", stripped):
-        return "wrapper", Level.WARNING, info
+        return K.WRAPPER, Level.WARNING, info
     if C.TRACEBACK_RE.match(stripped) or C.FRAME_RE.match(text) or stripped.startswith(
             ("During handling of the above exception", "The above exception was the direct cause")):
-        return "context", Level.ERROR, info
+        return K.CONTEXT, Level.ERROR, info
+    if _DRIVER.search(stripped):
+        return K.DRIVER, Level.ERROR, info
     exc = C.EXCEPTION_RE.match(stripped)
     if exc:
         name = exc.group(1)
         if name.endswith("Warning"):
             if string_codes(stripped):
-                return "warning_code", Level.WARNING, info
-            return "context", Level.WARNING, info
+                return K.WARNING_CODE, Level.WARNING, info
+            return K.CONTEXT, Level.WARNING, info
         if _TIMEOUT.search(stripped):
-            return "timeout", Level.ERROR, info
+            return K.TIMEOUT, Level.ERROR, info
         if _SYNC.search(stripped):
-            return "sync", Level.ERROR, info
-        return "exception", Level.ERROR, info
-    if re.search(r"\bWarning\b|\bWARNING\b|\[W\d{4}", stripped):
+            return K.SYNC, Level.ERROR, info
+        return K.EXCEPTION, Level.ERROR, info
+    if logger_level == "WARNING" or re.search(r"\bWarning\b|\bWARNING\b|\[W\d{4}", stripped):
         if string_codes(stripped) or "error from device" in stripped:
-            return "warning_code", Level.WARNING, info
-        return "context", Level.WARNING, info
-    if re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED", stripped):
+            return K.WARNING_CODE, Level.WARNING, info
+        return K.CONTEXT, Level.WARNING, info
+    if (logger_level in ("ERROR", "CRITICAL") or _INVALID_SETTING.match(stripped)
+            or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED", stripped)):
         codes = string_codes(stripped)
         if codes and not all(is_inner_code(c) for c in codes):
-            return "plog", Level.ERROR, info
+            return K.PLOG, Level.ERROR, info
+        if _EXEC_TIMEOUT.search(stripped):
+            return K.DEVICE_EXC, Level.ERROR, info
         if _TIMEOUT.search(stripped):
-            return "timeout", Level.ERROR, info
-        return "log_error", Level.ERROR, info
-    return "context", Level.INFO, info
+            return K.TIMEOUT, Level.ERROR, info
+        return K.LOG_ERROR, Level.ERROR, info
+    return K.CONTEXT, Level.INFO, info
 
 
 def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) -> list[ErrorEvent]:
-    """Turn one source's hits into events, grouping multi-line shapes."""
+    """Turn one source's hits into events, grouping multi-line shapes.
+
+    A physical line that holds an escaped console block (literal `\n`) is read as the sub-lines it
+    escapes, each keeping the physical line number. Inside a CANN block, a TraceBack line that is a
+    device exception or a failed driver call is an event of its own that explains the block: the
+    head detail is then a generic restatement (an invalid argument, a missing context) or residue
+    recorded earlier, and is kept as a relay.
+    """
     events: list[ErrorEvent] = []
     year_hint = None
     for f in source.files:
@@ -222,121 +265,213 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
             break
     open_block: ErrorEvent | None = None  # a CANN detail / device event that owns indented lines
     in_traceback = False
-    device_serials: dict[tuple[int | None, str], ErrorEvent] = {}
+    device_serials: dict[str, ErrorEvent] = {}
     last_line: dict[int, int] = {}
     for hit in hits:
-        raw = hit.text
-        cleaned = C.clean(raw)
-        text, pre = C.strip_prefixes(cleaned)
-        kind, level, info = classify_line(text, source.stream)
-        if pre.level in ("WARNING", "INFO", "DEBUG") and TIER.get(kind, 9) <= 1 and kind != "warning_code":
-            # a logger WARNING/INFO line is a cause only with a code, an aclError number or device text
-            if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
-                kind, level = "context", Level.parse(pre.level)
-        ref = LineRef(hit.file_id, hit.line)
-        contiguous = last_line.get(hit.file_id, -5) == hit.line - 1
-        last_line[hit.file_id] = hit.line
-        indented = C.is_continuation(text)
-        if C.CANN_TRACEBACK_RE.match(text):
-            in_traceback = True
-        elif not indented:
-            in_traceback = False
-        if kind == "context" and not indented:
-            continue
-        # continuation lines join the open block (device exception lines form their own events)
-        if open_block is not None and contiguous and indented and kind not in ("device_exc",):
-            open_block.lines.append(ref)
-            if in_traceback and kind not in ("cann_detail",):
-                continue
-            if kind in ("context", "log_error", "plog", "relay", "cann_trace"):
-                continue
-        if not contiguous and not indented:
-            open_block = None
-        idx = indexes[hit.file_id]
-        own = _own_time(text, year_hint) if kind != "device_exc" or C.CANN_GEN2.match(text.strip()) else None
-        if own is None and kind == "device_exc":
-            own = ts6_to_us(text)
-        if own is not None:
-            t, inherited = own, False
+        segments = C.expand_escaped(hit.text)
+        for seg_no, raw in enumerate(segments):
+            fragment = raw if len(segments) > 1 else None
+            ref = LineRef(hit.file_id, hit.line)
+            contiguous = seg_no > 0 or last_line.get(hit.file_id, -5) == hit.line - 1
+            last_line[hit.file_id] = hit.line
+            ev, open_block, in_traceback = _event_of_line(
+                source, raw, ref, fragment, contiguous, open_block, in_traceback, device_serials, indexes,
+                year_hint)
+            if ev is not None:
+                events.append(ev)
+    _demote_aborts(events)
+    return events
+
+
+def _event_of_line(source: Source, raw: str, ref: LineRef, fragment: str | None, contiguous: bool,
+                   open_block: ErrorEvent | None, in_traceback: bool, device_serials: dict[str, ErrorEvent],
+                   indexes: list[FileIndex], year_hint: int | None
+                   ) -> tuple[ErrorEvent | None, ErrorEvent | None, bool]:
+    """One (sub-)line: the event it starts, or None when it joins the open block or is context."""
+    cleaned = C.clean(raw)
+    text, pre = C.strip_prefixes(cleaned)
+    kind, level, info = classify_line(text, source.stream, pre.level)
+    if pre.level in ("WARNING", "INFO", "DEBUG") and TIER.get(kind, 9) <= 1 and kind not in (
+            K.WARNING_CODE, K.IMPORT):
+        # a logger WARNING/INFO line is a cause only with a code, an aclError number, device text
+        # or a library that failed to load
+        if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
+            kind, level = K.CONTEXT, Level.parse(pre.level)
+    indented = C.is_continuation(text)
+    if C.CANN_TRACEBACK_RE.match(text):
+        in_traceback = True
+    elif not indented and not C.DEVICE_DUMP_INFO.match(text):
+        in_traceback = False
+    dump_info = C.DEVICE_DUMP_INFO.match(text)
+    if (open_block is not None and contiguous and dump_info and open_block.attrs.get("dump")):
+        _join_dump(open_block, text, ref, year_hint, source)
+        return None, open_block, in_traceback
+    if kind == K.CONTEXT and not indented:
+        return None, open_block, in_traceback
+    numeric = numeric_codes(text)
+    dev = info.get("device")
+    deeper = in_traceback and open_block is not None and open_block.kind in (K.CANN_DETAIL, K.PLOG) and (
+        (kind == K.DRIVER and bool(_GENERIC_DETAIL.search(open_block.detail)))
+        or (kind == K.DEVICE_EXC and dev is not None and not dev.comm_wait
+            and "serial" not in open_block.attrs))
+    serial = info["device"].serial if "device" in info else None
+    # continuation lines join the open block (device exceptions and deeper causes form their own events)
+    if open_block is not None and contiguous and indented and kind != K.DEVICE_EXC and not deeper:
+        open_block.lines.append(ref)
+        for domain, value in numeric.items():
+            open_block.block_numeric.setdefault(domain, value)
+        if in_traceback and kind != K.CANN_DETAIL:
+            return None, open_block, in_traceback
+        if kind in (K.CONTEXT, K.LOG_ERROR, K.PLOG, K.RELAY, K.CANN_TRACE):
+            return None, open_block, in_traceback
+    if not contiguous and not indented:
+        open_block = None
+    idx = indexes[ref.file_id]
+    own = _own_time(text, year_hint)
+    if own is None:
+        # the line's own logger stamp (vLLM, c10, Python logging) is its print time
+        own = _own_time(cleaned[: len(cleaned) - len(text)], year_hint) if len(cleaned) > len(text) else None
+    if deeper and open_block is not None and own is None:
+        t, inherited = open_block.time, True  # the block's time: it was recorded with the block
+    elif own is not None:
+        t, inherited = own, False
+    else:
+        chan = C.channel(pre) if source.stream is Stream.STDOUT else None
+        if chan is not None:
+            # None when the channel has no stamp nearby: the next stamp fills it in later
+            prefix = cleaned[: len(cleaned) - len(text)]
+            t = _channel_time(idx, ref.line, chan, prefix[: prefix.find(")") + 1 or prefix.find("]") + 1],
+                              year_hint)
         else:
-            chan = C.channel(pre) if source.stream is Stream.STDOUT else None
-            if chan is not None:
-                # None when the channel has no stamp nearby: the next stamp fills it in later
-                prefix = cleaned[: len(cleaned) - len(text)]
-                t = _channel_time(idx, hit.line, chan, prefix[: prefix.find(")") + 1 or prefix.find("]") + 1],
-                                  year_hint)
-            else:
-                t, _ = idx.line_time(hit.line)
-            inherited = True
-        if in_traceback and kind not in ("cann_detail", "device_exc"):
-            kind = "cann_trace"
-        ev = ErrorEvent(
-            ref=ref, source_id=source.source_id, stream=source.stream, text=raw,
-            level=line_level(raw, source.stream),  # the level the panes show (formats.levels)
-            time=(t + source.clock_offset_us) if t is not None else None,
-            printed_time=t, time_inherited=inherited, kind=kind,
-            codes=string_codes(text), numeric=numeric_codes(text), module=info.get("module"),
-            pid=pre.pid if pre.pid is not None else (info.get("pid") or source.pid),
-            rank=pre.rank if pre.rank is not None else source.rank,
-            device=source.device, lines=[ref], detail=text.strip(),
-        )
-        if "cann_code" in info and info["cann_code"] and info["cann_code"] not in ev.codes:
-            ev.codes.insert(0, info["cann_code"])
-        hdr = C.TORCH_HEADER_RE.search(text)
-        if hdr:
-            ev.cann_pid = int(hdr.group(2))
-            if int(hdr.group(4)) >= 0:
-                ev.rank = int(hdr.group(4))
-            if int(hdr.group(3)) >= 0:
-                ev.device = int(hdr.group(3))
-        cm = re.search(r"\[PID: (\d+)\]", text)
-        if cm:
-            ev.cann_pid = int(cm.group(1))
-        om = _OPNAME.search(text)
-        if om:
-            ev.op_name = next(g for g in om.groups() if g)
-        rm = _REMOTE_RANK.search(text)
-        if rm:
-            ev.attrs["remote_rank"] = int(rm.group(1))
-        hm = _CRIMER.search(text)
-        if hm:
-            ev.attrs["crimer"] = hm.group(1)
-        if info.get("env_hint"):
-            ev.attrs["env_hint"] = True
-        if pre.worker:
-            ev.attrs["worker"] = pre.worker
-        if kind == "device_exc":
+            t, _ = idx.line_time(ref.line)
+        inherited = True
+    if in_traceback and kind not in (K.CANN_DETAIL, K.DEVICE_EXC, K.DRIVER, K.TIMEOUT):
+        kind = K.CANN_TRACE
+    ev = ErrorEvent(
+        ref=ref, source_id=source.source_id, stream=source.stream, text=raw,
+        level=line_level(raw, source.stream),  # the level the panes show (formats.levels)
+        time=(t + source.clock_offset_us) if t is not None and not (deeper and own is None) else t,
+        printed_time=t, time_inherited=inherited, kind=kind,
+        codes=string_codes(text), numeric=numeric, module=info.get("module"),
+        pid=pre.pid if pre.pid is not None else (info.get("pid") or source.pid),
+        rank=pre.rank if pre.rank is not None else source.rank,
+        device=source.device, lines=[ref], detail=text.strip(), fragment=fragment,
+    )
+    if info.get("cann_code") and info["cann_code"] not in ev.codes:
+        ev.codes.insert(0, info["cann_code"])
+    if info.get("cann_pid"):
+        ev.cann_pid = info["cann_pid"]
+    hdr = C.TORCH_HEADER_RE.search(text)
+    if hdr:
+        ev.cann_pid = int(hdr.group(2))
+        if int(hdr.group(4)) >= 0:
+            ev.rank = int(hdr.group(4))
+        if int(hdr.group(3)) >= 0:
+            ev.device = int(hdr.group(3))
+    om = _OPNAME.search(text)
+    if om:
+        ev.op_name = next(g for g in om.groups() if g)
+    rm = _REMOTE_RANK.search(text)
+    if rm:
+        ev.attrs["remote_rank"] = int(rm.group(1))
+    hm = _CRIMER.search(text)
+    if hm:
+        ev.attrs["crimer"] = hm.group(1)
+    if info.get("env_hint"):
+        ev.attrs["env_hint"] = True
+    if pre.worker:
+        ev.attrs["worker"] = pre.worker
+    if info.get("dump"):
+        ev.attrs["dump"] = True
+        ev.attrs["serial"] = None
+        if C.DEVICE_DUMP_INFO.match(text):
+            _join_dump(ev, text, ref, year_hint, source)
+        return ev, ev, in_traceback
+    if kind in (K.DEVICE_EXC, K.TIMEOUT) and ("device" in info or _SERIAL.search(text)) and not deeper:
+        # one serial number = one event: restatements (`The extend info from device`, the same
+        # exception inside another detail's TraceBack) join the first line that told it
+        if serial is None:
             sm = _SERIAL.search(text)
             serial = sm.group(1) if sm else None
-            head = device_serials.get(serial) if serial else None
-            if (head is None and open_block is not None and open_block.kind == "device_exc" and contiguous
-                    and (serial is None or open_block.attrs.get("serial") in (None, serial))):
-                head = open_block
-            if head is not None:
-                head.lines.append(ref)
-                if serial and head.attrs.get("serial") is None:
-                    head.attrs["serial"] = serial
-                    device_serials[serial] = head
-                if "errorStr" in text and "anchor_line" not in head.attrs:
-                    es = C.ERRORSTR_RE.search(text)
-                    head.detail = es.group(1) if es else text.strip()
-                    head.attrs["anchor_line"] = ref
-                elif "anchor_line" not in head.attrs and "first_exc_line" not in head.attrs \
-                        and C.DEVICE_EXC_RE.search(text):
-                    head.attrs["first_exc_line"] = ref
-                continue
-            if serial:
-                device_serials[serial] = ev
-            ev.attrs["serial"] = serial
-            if "errorStr" in text:
-                ev.attrs["anchor_line"] = ref
+        head = device_serials.get(serial) if serial else None
+        if head is None and open_block is not None and "serial" in open_block.attrs and contiguous \
+                and open_block.attrs.get("serial") in (None, serial) and "device" not in info:
+            head = open_block
+        if head is not None:
+            head.lines.append(ref)
+            if serial and head.attrs.get("serial") is None:
+                head.attrs["serial"] = serial
+                device_serials[serial] = head
+            if "errorStr" in text and "anchor_line" not in head.attrs:
                 es = C.ERRORSTR_RE.search(text)
-                if es:
-                    ev.detail = es.group(1)
-            elif C.DEVICE_EXC_RE.search(text):
-                ev.attrs["first_exc_line"] = ref
-            open_block = ev
-        elif kind in ("cann_detail",):
-            open_block = ev
-        events.append(ev)
-    return events
+                head.detail = es.group(1) if es else text.strip()
+                head.attrs["anchor_line"] = ref
+            return None, open_block, in_traceback
+        if serial:
+            device_serials[serial] = ev
+        ev.attrs["serial"] = serial
+        if "device" in info:
+            ev.attrs["device_exc"] = info["device"]
+            ev.attrs["first_exc_line"] = ref
+    elif kind == K.DEVICE_EXC and "errorStr" in text and open_block is not None \
+            and "serial" in open_block.attrs and contiguous:
+        # `The extend info: … errorStr: …` belongs to the exception above it and names its cause
+        open_block.lines.append(ref)
+        if "anchor_line" not in open_block.attrs:
+            es = C.ERRORSTR_RE.search(text)
+            open_block.detail = es.group(1) if es else text.strip()
+            open_block.attrs["anchor_line"] = ref
+        return None, open_block, in_traceback
+    if kind == K.DEVICE_EXC and "errorStr" in text:
+        ev.attrs["anchor_line"] = ref
+        es = C.ERRORSTR_RE.search(text)
+        if es:
+            ev.detail = es.group(1)
+    if deeper and open_block is not None:
+        open_block.kind = K.RELAY  # restated or residue: the deeper line explains the block
+        ev.block_numeric.update(open_block.block_numeric)
+        return ev, open_block, in_traceback
+    if kind in (K.CANN_DETAIL, K.DEVICE_EXC, K.TIMEOUT, K.CANN_TRACE) and (
+            info.get("cann_code") or "serial" in ev.attrs):
+        return ev, ev, in_traceback
+    return ev, open_block, in_traceback
+
+
+def _join_dump(block: ErrorEvent, text: str, ref: LineRef, year_hint: int | None, source: Source) -> None:
+    """A line of a console device-exception dump: the message names the fault, `Other info` its time."""
+    if ref not in block.lines:
+        block.lines.append(ref)
+    stripped = text.strip()
+    if stripped.startswith("Message info") and re.search(r"exception|error", stripped, re.I):
+        block.attrs["anchor_line"] = ref
+        block.detail = stripped
+    elif stripped.startswith("Exception info") and "first_exc_line" not in block.attrs:
+        block.attrs["first_exc_line"] = ref
+        block.detail = block.detail if "anchor_line" in block.attrs else stripped
+    elif stripped.startswith("Other info"):
+        t = ts6_to_us(stripped)
+        if t is not None and (block.time is None or block.time_inherited):
+            block.time = t + source.clock_offset_us
+            block.printed_time = t
+            block.time_inherited = False
+
+
+ABORT_WINDOW_US = 60 * 1_000_000
+ABORT_WINDOW_LINES = 50
+
+
+def _demote_aborts(events: list[ErrorEvent]) -> None:
+    """An abort, terminate or core-dump notice is the consequence of an explicit error the same
+    process printed shortly before it; with nothing before it, a crash stays causal."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.CRASH or ev.text.lstrip().startswith("#"):
+            continue
+        for prev in reversed(events[:i]):
+            if prev.kind.tier > 3 or prev.kind in (K.CRASH, K.ABORT):
+                continue
+            near = (prev.ref.file_id == ev.ref.file_id and 0 <= ev.ref.line - prev.ref.line <= ABORT_WINDOW_LINES) or (
+                prev.time is not None and ev.time is not None and 0 <= ev.time - prev.time <= ABORT_WINDOW_US)
+            same = prev.pid is None or ev.pid is None or prev.pid == ev.pid
+            if near and same:
+                ev.kind = K.ABORT
+                break

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 
-CODE_RE = re.compile(r"(?<![A-Za-z0-9_])([EW][0-9A-Z]\d{4})(?![0-9A-Za-z])")
+CODE_PATTERN = r"[EW][0-9A-Z]\d{4}"
+"""The one grammar of a CANN string code (DOMAIN.md 3.1); every other pattern builds on it."""
+# the code stands alone: not inside a word, but it may touch a `\n` escape or a bracket
+CODE_RE = re.compile(rf"(?:(?<![A-Za-z0-9_])|(?<=\\n)|(?<=\\t))({CODE_PATTERN})(?![0-9A-Za-z])")
 TORCH_ERR_RE = re.compile(r"(?<![A-Za-z0-9])(ERR\d{5})(?!\d)")
 ACL_RE = re.compile(
     r"(?:error code is|runtime result =|ErrCode=|error code=|ret=|retCode=)\s*(\d{6})(?!\d)"

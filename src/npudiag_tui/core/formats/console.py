@@ -9,52 +9,161 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from npudiag_tui.core.formats.codes import CODE_PATTERN
 from npudiag_tui.core.formats.text import CONTROL_RE
 
 # With ESC (or its caret form) any SGR; with ESC lost, demand a digit so `[memory.cpp:608]` survives.
 _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m|(?<![\w\]])\[[0-9;]*[0-9][0-9;]*m")
 # One control policy (formats.text): grammars see the text with those characters removed.
 _CTRL = CONTROL_RE
-_RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ")
+_RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ?")
 _REPEATED = re.compile(r"^\[repeated (\d+)x across cluster\] ")
 _VLLM_LOGGER = re.compile(
     r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? \[?([\w./-]+\.py):(\d+)\] ?"
 )
 _C10_PREFIX = re.compile(r"^\[rank(\d+)\]:")
 _PDSH = re.compile(r"^([\w.-]+-\d+): ")
-_MARKDOWN = re.compile(r"^> ?")
+# Python logging and the loggers built on it: `2026-01-05 16:03:27,514 - name - ERROR - `,
+# `… name 13 ERROR `, `… - ERROR - file.py:470 - ` (lmdeploy), loguru `… | ERROR | mod:fn:95 | `.
 _PYLOG_PREFIX = re.compile(
-    r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?\]?\s*(?:-\s*)?(?:[\w.]+\s*-\s*)?"
-    r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)\s*(?:-\s*)?"
+    r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?\]?\s*(?:[-|]\s*)?(?:[\w.]+\s*(?:\d+\s+)?[-|]?\s*)?"
+    r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)\s*(?:[-|]\s*)?(?:[\w./<>]+:[\w<>]*:?\d+\s*[-|]\s*)?"
 )
-
+# Native loggers: c10 `[E1212 07:22:09.118630254 file.cpp:12] ` (month*100+day, unpadded), glog
+# `W0311 07:22:09.1 123 file.cc:9] ` / `I20251111 12:28:58.490254 tid file.cc:9] `, the old
+# time-less torch_npu `[W NPUStream.cpp:409] `, llama.cpp's elapsed-time `0.18.782.692 E `.
+_NATIVE_PREFIX = re.compile(
+    r"^\[?([EWIF])(?:\d{3,4}|\d{8}) \d\d:\d\d:\d\d\.\d+(?: +\d+)? +[\w./-]+:\d+\] ?"
+    r"|^\[([EWIF]) [\w./-]+\.(?:cpp|cc|cxx|h|hpp|py):\d+\] ?"
+    r"|^\d+\.\d\d\.\d{3}\.\d{3} ([EWID]) "
+)
+_NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D": "DEBUG"}
+# Server loggers with bracketed fields: MindIE `[2025-12-05 13:26:00.197+08:00] [pid] [tid] [server]
+# [ERROR] [file.cpp:37] : `, ATB `[2025-05-13 02:25:58.64217] [error] [tid] [file:line] `, the torch_npu
+# distributed logger `[285] [2025-12-12 12:10:10:644] torch.distributed: [ERROR] [479] `.
+_BRACKET_LOGGER = re.compile(
+    r"^(?:\[\d+\] )?\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,:]\d+)?(?:[+-]\d\d:?\d\d)?\] ?(?:[\w.]+: )?"
+    r"(?:\[[^\]\[]{0,40}\] ?){0,4}\[(ERROR|WARN(?:ING)?|INFO|DEBUG|CRITICAL|FATAL|error|warn(?:ing)?|info|debug|"
+    r"critical|fatal)\] ?(?:\[[\w./-]+(?::\d+)?\] ?)?(?::\s*)?"
+)
+# Envelopes around a line that carry no meaning of their own (DOMAIN.md 2.8): a Markdown quote, the
+# backticks of a pasted fence, a test runner's failure marker, a compose service column, a tag such
+# as `[RAW SERVER]`, and an application's own label (`CANN error: `, `RecentErrMsg: `) in front of a
+# CANN code or block. A bounded set, tried a bounded number of times, so a line cannot make it loop.
+_ENVELOPE = re.compile(
+    r"^(?:> ?|`{1,3}(?=\S)|E {3,}(?=\S)|[\w.-]+ {2,}\| |\[[A-Z]+ [A-Z]+\] )"
+)
+_APP_LABEL = re.compile(
+    r"^(?:\[ERROR\] )?(?:[\w./-]+:\d+: )?(?![EW][0-9A-Z]\d{4}\b)[A-Za-z][\w]*(?: [A-Za-z]\w*)? ?(?:error|Error|ERROR|ErrMsg|Msg)?: ?"
+    r"(?=[EW][0-9A-Z]\d{4}(?::|\[PID)|\[PID:)"
+)
+_TRAILING_FENCE = re.compile(r"`{3}\s*$")
 EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)): ?(.*)$")
+# torch_npu's wrapper of a failed call: `file:line NPU function error: X, error code is N`, and the
+# older `Sync:file:line NPU error, error code is N` without the function.
 TORCH_NPU_FUNC_RE = re.compile(
-    r"(?:(.+?):)?(\S+?):(\d+) (NPU|OPS|HCCL) function error: (.*?), error code is (\d+)"
+    r"(?:(.+?):)?(\S+?):(\d+) (NPU|OPS|HCCL)(?: function)? error(?:: (.*?))?, error code is (\d+)"
 )
 TORCH_HEADER_RE = re.compile(
     r"\[ERROR\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) \(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\) (ERR\d{5}) (\w+) ?(.*)"
 )
 ERROR_TEXT_RE = re.compile(r"^\[Error\]: ?(.*)")
-# CANN error-manager block, three generations (DOMAIN.md 2.3 d)
-CANN_GEN1 = re.compile(r"^([EW][0-9A-Z]\d{4}): (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}) +(.*)$")
-CANN_GEN2 = re.compile(r"^([EW][0-9A-Z]\d{4}): \[PID: (\d+)\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}) ?(.*)$")
-CANN_GEN3 = re.compile(
-    r"^([EW][0-9A-Z]\d{4})?\[PID: (\d+)\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}) ?([\w ]*?)\(([EW][0-9A-Z]\d{4})\): *(.*)$"
-)
-CANN_BANNER = re.compile(r"^([EW][0-9A-Z]\d{4}): (?:Inner Error!|Internal error!)\s*$")
-CANN_INLINE = re.compile(
-    r"detail:\s*([EW][0-9A-Z]\d{4}): (?:\[PID: (\d+)\] )?(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}) ?(.*)$"
-)
 TRACEBACK_RE = re.compile(r"^Traceback \(most recent call last\):")
 CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")
 FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
-DEVICE_EXC_RE = re.compile(
-    r"The error from device\((?:chipId:(\d+), dieId:(\d+)|(\d+))\), serial number is (\d+), "
-    r"there is an? (?:exception of )?(\w+) error, core id is (\d+), error code = (0x[0-9a-fA-F]+)"
-)
 ERRORSTR_RE = re.compile(r"errorStr: ?(.*?)(?:\s+\w+_error\d info:|$)")
+
+# --- the CANN error-manager detail (DOMAIN.md 2.3 d): one grammar for every generation -------------
+# A detail is a CODE followed within a few tokens by a full stamp, with an optional `[PID: n]` in
+# any of its printed shapes (`[PID: 11657]`, `[PID:  [881460]`), an optional gen3 `Title(CODE):`,
+# then the message. Without a stamp only two shapes are details: the banner and the two-space
+# `E39999  message` that some releases print.
+_TS6_TEXT = r"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}"
+_CANN_DETAIL = re.compile(
+    rf"^(?:({CODE_PATTERN})(?:: ?| {{2,}}|(?=\[PID)))?(?:\[PID:\s*\[?\s*(\d+)\s*\]?\]\s*)?"
+    rf"(?:({_TS6_TEXT})\s*)?(?:([A-Za-z_][\w ]*?)?\(({CODE_PATTERN})\):\s*)?(.*)$"
+)
+_CANN_INLINE = re.compile(rf"detail:\s*(?=({CODE_PATTERN}))")
+_BANNER_TEXT = re.compile(r"^(?:Inner Error!|Internal error!)\s*$")
+# a banner stays a banner whatever carries it (a c10 warning, a logger, an exception message)
+BANNER_PAYLOAD = re.compile(rf"(?<![\w])({CODE_PATTERN}): (?:Inner Error!|Internal error!)\s*$")
+
+
+@dataclass(frozen=True)
+class CannDetail:
+    code: str
+    pid: int | None
+    stamp: str | None  # the recorded time, TS6 text
+    title: str | None
+    message: str
+    banner: bool  # `EZ9999: Inner Error!`: says nothing by itself
+
+
+def parse_cann_detail(text: str) -> CannDetail | None:
+    """The CANN detail a line holds at its start (after envelopes), or inline after `detail:`."""
+    t = text.strip()
+    inline = _CANN_INLINE.search(t) if "detail:" in t else None
+    if inline is not None:
+        t = t[inline.start(1):]
+    m = _CANN_DETAIL.match(t)
+    if m is None:
+        return None
+    lead, pid, stamp, title, paren, message = m.groups()
+    code = paren or lead
+    if code is None:
+        return None
+    banner = lead is not None and stamp is None and pid is None and bool(_BANNER_TEXT.match(message))
+    two_space = lead is not None and stamp is None and pid is None and t[len(lead):len(lead) + 2] == "  "
+    if not (stamp or banner or two_space or (pid and paren)):
+        return None
+    return CannDetail(code, int(pid) if pid else None, stamp, (title or "").strip() or None, message.strip(), banner)
+
+
+# --- device exceptions (DOMAIN.md 2.3 h), recognised by their stable fields ---------------------
+# Every release names the device and a serial number; the rest is worded differently (`there is an
+# aivec error`, `there is an exception of aivec error`, `there is an aivec error exception`, CANN 9's
+# `the error is fftsplus aivector error`, or a task timeout sentence).
+_DEVICE_HEAD = re.compile(
+    r"(?:error from device|error occurs on the device)\s*\((?:chipId:\s*(\d+),\s*dieId:\s*(\d+)|(\d+))\),\s*"
+    r"(?:the )?serial number is (\d+),\s*(.*)", re.I)
+_DEVICE_TYPE = re.compile(
+    r"(?:there is an? (?:exception of )?|the error is )(.+?) error(?: exception)?, core id is (\d+)"
+    r"(?:, error code = (0x[0-9a-fA-F]+|\d+))?")
+_DEVICE_TIMEOUT = re.compile(r"^(.*?timeout)\b.*?occurred", re.I)
+# waits on a peer reported in the device envelope: collectives, notifies, events, SDMA copies
+_COMM_WAIT = re.compile(r"hccl|sdma|notify|event wait|rdma|hccs|roce", re.I)
+# the old console dump of a device exception: `DEVICE[0] PID[358]:`, `EXCEPTION TASK:`, then
+# `Exception info:…`, `Message info[0]:…`, `Other info[0]:time=TS6, …, error code=0x26`
+DEVICE_DUMP_HEAD = re.compile(r"^DEVICE\[\d+\] PID\[\d+\]:\s*$|^EXCEPTION (?:TASK|STREAM):\s*$")
+DEVICE_DUMP_INFO = re.compile(r"^\s*(Exception info|Message info\[\d+\]|Other info\[\d+\]):")
+
+
+@dataclass(frozen=True)
+class DeviceException:
+    device: int | None
+    serial: str
+    kind: str  # the exception type as printed (`aivec`, `fftsplus aivector`, `hccl fftsplus task timeout`)
+    core: int | None
+    comm_wait: bool  # a task timeout waiting on a peer (communication), not a fault of this device
+
+
+def parse_device_exception(text: str) -> DeviceException | None:
+    m = _DEVICE_HEAD.search(text)
+    if m is None:
+        return None
+    chip, _die, dev, serial, rest = m.groups()
+    device = int(chip if chip is not None else dev)
+    tm = _DEVICE_TYPE.search(rest)
+    if tm is not None:
+        kind = tm.group(1).strip()
+        core = int(tm.group(2))
+    else:
+        to = _DEVICE_TIMEOUT.search(rest)
+        kind = to.group(1).strip() if to else rest.split(",")[0].strip()
+        core = None
+    waits = "timeout" in kind.lower() and bool(_COMM_WAIT.search(kind))
+    return DeviceException(device, serial, kind, core, waits)
 
 
 @dataclass
@@ -75,23 +184,33 @@ class Prefix:
 
 def clean(line: str) -> str:
     """Remove transport noise: ANSI colours (with or without ESC), CR-redrawn progress bars,
-    Markdown quoting and other control characters."""
+    control characters and the envelopes a paste or a runner puts around a line."""
     if "\r" in line:
         parts = [p for p in line.split("\r") if p.strip()]
         line = parts[-1] if parts else ""
     if "[" in line and ("m" in line):
         line = _ANSI.sub("", line)
-    if line.startswith(">"):
-        line = _MARKDOWN.sub("", line, count=1)
     if _CTRL.search(line):
         line = _CTRL.sub("", line)
+    return unwrap(line)
+
+
+def unwrap(line: str) -> str:
+    """The line without its envelopes (at most four, outermost first) and a closing fence."""
+    for _ in range(4):
+        m = _ENVELOPE.match(line)
+        if m is None or m.end() == 0:
+            break
+        line = line[m.end():]
+    if line.endswith("`") and _TRAILING_FENCE.search(line):
+        line = _TRAILING_FENCE.sub("", line)
     return line
 
 
 def strip_prefixes(line: str) -> tuple[str, Prefix]:
     """Strip nested launcher/logger prefixes and return (text, what they said)."""
     pre = Prefix()
-    for _ in range(6):
+    for _ in range(8):
         m = _RAY_PREFIX.match(line)
         if m:
             name = m.group(1)
@@ -124,9 +243,20 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             if line.startswith(" "):  # torchrun writes "[rank0]: text"; keep deeper indents
                 line = line[1:]
             continue
+        m = _NATIVE_PREFIX.match(line)
+        if m:
+            pre.level = pre.level or _NATIVE_LEVEL[m.group(1) or m.group(2) or m.group(3)]
+            line = line[m.end():]
+            continue
         m = _PYLOG_PREFIX.match(line)
         if m:
             pre.level = pre.level or m.group(1)
+            line = line[m.end():]
+            continue
+        m = _BRACKET_LOGGER.match(line)
+        if m:
+            word = m.group(1).upper()
+            pre.level = pre.level or {"WARN": "WARNING", "FATAL": "CRITICAL"}.get(word, word)
             line = line[m.end():]
             continue
         m = _PDSH.match(line)
@@ -134,8 +264,29 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             pre.host = m.group(1)
             line = line[m.end():]
             continue
+        m = _ENVELOPE.match(line) or _APP_LABEL.match(line)
+        if m and m.end() > 0:
+            line = line[m.end():]
+            continue
         break
     return line, pre
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\", "r": ""}
+_ESCAPE_RE = re.compile(r"\\([nt\"'\\r])")
+MAX_SEGMENTS = 400
+
+
+def expand_escaped(line: str) -> list[str]:
+    """The sub-lines of a line that carries a whole console block escaped (`\\n` between lines,
+    as a logger prints an exception's repr or a JSON error body); the line itself otherwise.
+
+    Two escaped newlines make a block: one alone is as likely a path or a format string.
+    """
+    if line.count("\\n") < 2:
+        return [line]
+    parts = line.split("\\n", MAX_SEGMENTS)
+    return [_ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(1)], p) for p in parts if p.strip()]
 
 
 def console_rank(line: str) -> int | None:

@@ -24,6 +24,10 @@ if TYPE_CHECKING:  # pragma: no cover
 # line end is found with bytes.find.
 _PLOG_HIT = re.compile(rb"\n\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\]")
 _PLOG_HIT_FIRST = re.compile(rb"\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\]")
+# Plog lines pasted into a report keep an envelope before the header (a Markdown quote, a fence's
+# backtick): rare in real plogs, so a literal find of the envelope costs nothing on a big tree.
+_ENVELOPED_HEAD = re.compile(rb"(?:> ?|`{1,3})\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\]")
+_ENVELOPE_STARTS = (b"\n>", b"\n`")
 # A WARNING is kept only when it may carry a real error (DOMAIN.md 4.1).
 _WARNING_WORTH = re.compile(rb"[EW][0-9A-Z]\d{4}|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
@@ -34,7 +38,8 @@ _CONSOLE_KEYS = (
     "rror", "err0", "exception", "traceback", "warning", "fail", "timeout", "time out", "timed out",
     "out of memory", "outofmemory", "segmentation fault", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
-    "shared object", "no module named", "set_env.sh", "rankid:", "hcclcomminit",
+    "shared object", "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
+    "is invalid", "exception info:", "message info[", "other info[",
 )
 _CONSOLE_CODE = re.compile(r"[EW][0-9A-Z]\d{4}")
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
@@ -79,12 +84,19 @@ class SourceScan:
                                   or data.find(b"[DEBUG]", 0, min(n, 65536)) >= 0):
             self.has_info = True
         positions: list[tuple[int, int]] = []  # (line start, line end)
-        starts = [0] if _PLOG_HIT_FIRST.match(data, 0, n) else []
+        starts = [0] if _PLOG_HIT_FIRST.match(data, 0, n) or _ENVELOPED_HEAD.match(data, 0, n) else []
         starts.extend(m.start() + 1 for m in _PLOG_HIT.finditer(data, 0, n))
+        for needle in _ENVELOPE_STARTS:
+            p = data.find(needle, 0, n)
+            while p >= 0:
+                if _ENVELOPED_HEAD.match(data, p + 1, n):
+                    starts.append(p + 1)
+                p = data.find(needle, p + 1, n)
+        starts.sort()
         for s in starts:
             e = data.find(b"\n", s, n)
             e = n if e < 0 else e
-            if data.startswith(b"[WARNING]", s) and not _WARNING_WORTH.search(data, s, e):
+            if data.find(b"[WARNING]", s, s + 8) >= 0 and not _WARNING_WORTH.search(data, s, e):
                 continue
             positions.append((s, e))
             # header-less lines right after an error belong to it (wrapped text, device blocks)

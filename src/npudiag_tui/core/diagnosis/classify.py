@@ -7,7 +7,8 @@ actions are planned from it. In order:
    fault of the device, a collective wait that expired, a line the HCCL/HCCP modules logged, a
    failed driver call, a native crash;
 2. the status the wrappers printed for it (the aclError, aclnn or HCCL number of
-   `error code is N`, `runtime result = N`, `errno[N]`), routed by its name in the status tables;
+   `error code is N`, `runtime result = N`, `errno[N]`), routed by its name in the status tables,
+   then the stage of the call they say failed (a graph capture, an aclnn operator, an HCCL call);
 3. the detail's CANN code (its component), then the codes of the event's other lines;
 4. the plog module (DRV, OP);
 5. keywords, as whole words, on the message body: logger and launcher prefixes, source
@@ -44,7 +45,7 @@ _ENV_TEXT = re.compile(
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
-    r"\bAI ?Core\b|\bAI ?CPU\b|\bAIV\b|vector core|\baicore\b|\baicpu\b|"
+    r"(?i:\bAI ?Core\b|\bAI ?CPU\b|\bAIV\b|\baivec\b|vector core)|"
     r"device-side assert|illegal memory access|errorStr|core id is|ub address"
 )
 _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
@@ -160,6 +161,29 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
     return None
 
 
+_WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed")
+# the stage a failing call belongs to; synchronize calls are where any async failure surfaces, so
+# they name no stage
+_API_STAGES = (
+    (re.compile(r"Captur|Replay|RIModel|[Gg]raph"), "compile"),
+    (re.compile(r"^aclnn|^aclop"), "operator"),
+    (re.compile(r"^Hccl|hccl"), "communication"),
+    (re.compile(r"Malloc|Alloc"), "memory"),
+)
+
+
+def _failing_api(text: str) -> str | None:
+    """The category of the call a wrapper says failed (`NPU function error: X`)."""
+    m = _WRAPPED_CALL.search(text)
+    if m is None:
+        return None
+    api = (m.group(1) or m.group(2)).split("::")[-1]
+    for pattern, cat in _API_STAGES:
+        if pattern.search(api):
+            return cat
+    return None
+
+
 def _numbers(events: Iterable[ErrorEvent]) -> Iterable[tuple[str, int]]:
     for ev in events:
         for numeric in (ev.numeric, ev.block_numeric):
@@ -186,6 +210,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
             if cat == "operator" and _MEM_TEXT.search(body):
                 return "memory"
             return cat
+    for ev in [anchor, *group]:
+        api = _failing_api(ev.detail or ev.text)
+        if api:
+            return api
     for ev in [anchor, *group]:
         for code in ev.codes:
             if ev is not anchor and code.startswith("W"):

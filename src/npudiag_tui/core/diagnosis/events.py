@@ -8,6 +8,7 @@ serial number, a TraceBack section is the outer layers of the detail above it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats.codes import is_inner_code, numeric_codes, string_codes
@@ -30,11 +31,12 @@ _BENIGN_PLOG = re.compile(
     r"comm error, device\[|^\s*\|"
 )
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
+_CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _RELAY = re.compile(
     r"call trace: hcclRet|is failed\. ret\[|[Ee]stablish completed failed|SetMachinePara error|"
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
     r"execut(?:e|ion) failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
-    r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed$|"
+    r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed\s*$|"
     r"report error module_type=|rtGetDevMsg"
 )
 # a detail that only says the call's arguments or context were wrong, or that fetching the error
@@ -50,6 +52,10 @@ _SYNC = re.compile(
 _TIMEOUT = re.compile(
     r"[Tt]ime ?out|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
 )
+# HCCL's sentences for a wait on a peer that expired, printed inside a block whose code line may be
+# cut off (EI0002 notify wait, EI0006 socket)
+_PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait socket establish timeout|"
+                        r"socket establish timeout|[Ww]ait for .{0,40}rank.{0,40}time(?:d)? ?out")
 # an AI Core / vector core execution that did not finish: a hung kernel on this device (DOMAIN.md
 # 2.3 h, 3.2: 507014, 507034), not a wait on a peer
 _EXEC_TIMEOUT = re.compile(
@@ -117,9 +123,14 @@ def _channel_time(idx: FileIndex, line: int, chan: tuple, prefix: str, year_hint
 
 def _plog_kind(p, level: Level) -> EventKind:
     msg = p.message
-    if p.mindspore and (_SYNC.search((p.func or "") + " " + msg)
-                        or re.search(r"TaskFailCallback|SyncStream|RunTask|Sync", p.func or "")):
-        return K.SYNC
+    if p.mindspore:
+        # MindSpore prints what noticed the failure (the task callback, the stream sync, the graph
+        # run) before the CANN block that says what failed, and announces that block
+        if _SYNC.search((p.func or "") + " " + msg) or re.search(
+                r"TaskFailCallback|SyncStream|RunTask|RunGraph|Sync", p.func or "") or "run task error" in msg:
+            return K.SYNC
+        if p.func == "ReportErrorMessage" or "error occurred, error message:" in msg:
+            return K.WRAPPER
     if _LOADER.search(msg):
         return K.BENIGN if _LOADER_NOISE.search(msg) else K.IMPORT
     if p.module in _BENIGN_MODULES or _BENIGN_PLOG.search(msg) or C.BANNER_PAYLOAD.search(msg):
@@ -233,6 +244,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         if string_codes(stripped) or "error from device" in stripped:
             return K.WARNING_CODE, Level.WARNING, info
         return K.CONTEXT, Level.WARNING, info
+    if _PEER_WAIT.search(stripped):
+        return K.TIMEOUT, Level.ERROR, info
     if (logger_level in ("ERROR", "CRITICAL") or _INVALID_SETTING.match(stripped)
             or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED", stripped)):
         codes = string_codes(stripped)
@@ -263,33 +276,58 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
         if y:
             year_hint = y
             break
-    open_block: ErrorEvent | None = None  # a CANN detail / device event that owns indented lines
-    in_traceback = False
+    # Ranks share one console line by line, even inside a block: every interleaving channel (a
+    # launcher prefix) keeps its own open block, so one rank's TraceBack never takes another's lines.
+    channels: dict[tuple | None, _Channel] = {}
     device_serials: dict[str, ErrorEvent] = {}
-    last_line: dict[int, int] = {}
     for hit in hits:
         segments = C.expand_escaped(hit.text)
         for seg_no, raw in enumerate(segments):
-            fragment = raw if len(segments) > 1 else None
-            ref = LineRef(hit.file_id, hit.line)
-            contiguous = seg_no > 0 or last_line.get(hit.file_id, -5) == hit.line - 1
-            last_line[hit.file_id] = hit.line
-            ev, open_block, in_traceback = _event_of_line(
-                source, raw, ref, fragment, contiguous, open_block, in_traceback, device_serials, indexes,
-                year_hint)
+            cleaned = C.clean(raw)
+            text, pre = C.strip_prefixes(cleaned)
+            chan = C.channel(pre) if source.stream is Stream.STDOUT else None
+            state = channels.setdefault(chan, _Channel())
+            gap = hit.line - state.last_line.line if state.last_line.file_id == hit.file_id else -1
+            contiguous = seg_no > 0 or gap == 1 or (chan is not None and 0 < gap <= CHANNEL_GAP)
+            state.last_line = LineRef(hit.file_id, hit.line)
+            ev = _event_of_line(source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line),
+                                raw if len(segments) > 1 else None, contiguous, state, device_serials, indexes,
+                                year_hint)
             if ev is not None:
                 events.append(ev)
     _demote_aborts(events)
     return events
 
 
-def _event_of_line(source: Source, raw: str, ref: LineRef, fragment: str | None, contiguous: bool,
-                   open_block: ErrorEvent | None, in_traceback: bool, device_serials: dict[str, ErrorEvent],
-                   indexes: list[FileIndex], year_hint: int | None
-                   ) -> tuple[ErrorEvent | None, ErrorEvent | None, bool]:
+CHANNEL_GAP = 8
+"""Lines of one channel count as adjacent across this many lines of other channels."""
+
+
+@dataclass
+class _Channel:
+    """The block being read on one interleaving channel."""
+
+    open_block: ErrorEvent | None = None  # a CANN detail / device event that owns indented lines
+    in_traceback: bool = False
+    headless: bool = False  # a TraceBack whose head detail is not in the log (cut, or only a banner)
+    last_line: LineRef = LineRef(-1, -10)
+
+
+def _event_of_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix, ref: LineRef,
+                   fragment: str | None, contiguous: bool, state: _Channel,
+                   device_serials: dict[str, ErrorEvent], indexes: list[FileIndex], year_hint: int | None
+                   ) -> ErrorEvent | None:
     """One (sub-)line: the event it starts, or None when it joins the open block or is context."""
-    cleaned = C.clean(raw)
-    text, pre = C.strip_prefixes(cleaned)
+    ev, state.open_block, state.in_traceback = _read_line(
+        source, raw, cleaned, text, pre, ref, fragment, contiguous, state, device_serials, indexes, year_hint)
+    return ev
+
+
+def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix, ref: LineRef,
+               fragment: str | None, contiguous: bool, state: _Channel,
+               device_serials: dict[str, ErrorEvent], indexes: list[FileIndex], year_hint: int | None
+               ) -> tuple[ErrorEvent | None, ErrorEvent | None, bool]:
+    open_block, in_traceback = state.open_block, state.in_traceback
     kind, level, info = classify_line(text, source.stream, pre.level)
     if pre.level in ("WARNING", "INFO", "DEBUG") and TIER.get(kind, 9) <= 1 and kind not in (
             K.WARNING_CODE, K.IMPORT):
@@ -300,7 +338,16 @@ def _event_of_line(source: Source, raw: str, ref: LineRef, fragment: str | None,
     indented = C.is_continuation(text)
     if C.CANN_TRACEBACK_RE.match(text):
         in_traceback = True
-    elif not indented and not C.DEVICE_DUMP_INFO.match(text):
+        state.headless = open_block is None or open_block.kind not in (
+            K.CANN_DETAIL, K.DEVICE_EXC, K.TIMEOUT, K.PLOG, K.DRIVER, K.RELAY)
+        if (open_block is not None and open_block.lines[-1].file_id == ref.file_id
+                and 0 < ref.line - open_block.lines[-1].line <= 3):
+            contiguous = True  # a block's Possible Cause / Solution lines sit between its head and TraceBack
+    elif not indented and not C.DEVICE_DUMP_INFO.match(text) and not (
+            contiguous and (_CANN_TAIL.search(text) or "info from device" in text or "error from device" in text
+                            or text.startswith("The extend info"))):
+        # the block ends at its first line that is not indented; a paste that lost the indent
+        # keeps the block's own shapes (the error manager's tail, device exception lines)
         in_traceback = False
     dump_info = C.DEVICE_DUMP_INFO.match(text)
     if (open_block is not None and contiguous and dump_info and open_block.attrs.get("dump")):
@@ -345,7 +392,11 @@ def _event_of_line(source: Source, raw: str, ref: LineRef, fragment: str | None,
         else:
             t, _ = idx.line_time(ref.line)
         inherited = True
-    if in_traceback and kind not in (K.CANN_DETAIL, K.DEVICE_EXC, K.DRIVER, K.TIMEOUT):
+    if in_traceback and state.headless and kind not in (K.CANN_TRACE, K.CONTEXT) and text.strip() \
+            and not _RELAY.search(text):
+        # the first line of a TraceBack whose head is missing is the most specific one left
+        kind, state.headless = (K.CANN_DETAIL if kind not in (K.DEVICE_EXC, K.DRIVER, K.TIMEOUT) else kind), False
+    elif in_traceback and kind not in (K.CANN_DETAIL, K.DEVICE_EXC, K.DRIVER, K.TIMEOUT):
         kind = K.CANN_TRACE
     ev = ErrorEvent(
         ref=ref, source_id=source.source_id, stream=source.stream, text=raw,

@@ -10,7 +10,7 @@ actions are planned from it. In order:
    `error code is N`, `runtime result = N`, `errno[N]`), routed by its name in the status tables,
    then the stage of the call they say failed (a graph capture, an aclnn operator, an HCCL call);
 3. the detail's CANN code (its component), then the codes of the event's other lines;
-4. the plog module (DRV, OP);
+4. the plog module (DRV, PRE_ACT, OP);
 5. keywords, as whole words, on the message body: logger and launcher prefixes, source
    locations, `[FUNC:…][FILE:…][LINE:…]` tails and `key=value` fields removed first, so a field
    named `stream_id` or a source file named `compiler_depend.ts` routes nothing.
@@ -27,7 +27,8 @@ from npudiag_tui.core.registry import lookup_numeric
 
 K = EventKind
 
-_ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003", "EE1001"}
+# EE1001 ("the argument is invalid") names no subsystem: its reason and the printed status route it
+_ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003"}
 _MEM_CODES = {"EL0004", "EI0011"}
 _STREAM_CODES = {"EE1002"}
 # What says the software or its set-up is wrong rather than the job: missing or mismatched
@@ -49,7 +50,8 @@ _DEVICE_TEXT = re.compile(
     r"device-side assert|illegal memory access|errorStr|core id is|ub address"
 )
 _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
-                       r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool")
+                       r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool|[Nn]ot enough (?:device )?memory|"
+                       r"[Mm]emory (?:is )?not enough|(?:more than|exceeds?) (?:the )?total mem(?:ory)?\b")
 _COMPILE_TEXT = re.compile(
     r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|"
     r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
@@ -109,7 +111,7 @@ _ACL_NAME_ROUTES = (
     ("AICORE", "device"), ("AIVEC", "device"), ("AICPU", "device"), ("VECTOR_CORE", "device"),
     ("NOT_SUPPORT", "environment"), ("UNSUPPORTED", "environment"), ("INVALID_DEVICEID", "environment"),
     ("NO_DEVICE", "environment"), ("INVALID_DEVICE", "environment"), ("DRV", "environment"),
-    ("STREAM", "stream_event"), ("EVENT", "stream_event"), ("TASK_TIMEOUT", "stream_event"),
+    ("CONTEXT", "stream_event"), ("STREAM", "stream_event"), ("EVENT", "stream_event"), ("TASK_TIMEOUT", "stream_event"),
     ("WAIT_TIMEOUT", "stream_event"), ("FFTS_PLUS_TIMEOUT", "stream_event"),
 )
 
@@ -225,6 +227,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 return cat
     if anchor.module == "DRV":
         return "environment"
+    if anchor.module == "PRE_ACT":  # MindSpore's device memory pre-allocator
+        return "memory"
     for text in [body] + [message_body(e.detail or e.text) for e in group]:
         for pattern, cat in ((_MEM_TEXT, "memory"), (_DEVICE_TEXT, "device"), (_COMM_TEXT, "communication"),
                              (_COMPILE_TEXT, "compile"), (_OP_TEXT, "operator"), (_STREAM_TEXT, "stream_event")):

@@ -1,0 +1,203 @@
+"""The eight failure classes of unseen logs (issue #9, G1-G8): each rule with a positive case and
+a look-alike that must not trigger it. Inputs are synthetic lines in the documented shapes; no
+case of the corpus is quoted."""
+
+from __future__ import annotations
+
+from test_diagnosis import anchor_text, diagnose
+
+
+def plog(level: str, module: str, pid: int, ts: str, rest: str, day: str = "2026-03-11") -> str:
+    return f"[{level}] {module}({pid},python):{day}-{ts} {rest}\n"
+
+
+def test_g1_quoted_plog_header_is_scanned(tmp_path):
+    text = ("> " + plog("ERROR", "GE", 41, "10:00:00.000.100", "[engine.cc:9]42 LoadLib: [Invoke][DlOpen] failed.")
+            + plog("INFO", "GE", 41, "10:00:00.000.200", "[engine.cc:9]42 Init: ok"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-41_20260311100000000.log": text})
+    assert "DlOpen] failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_g1_lookalike_quote_of_an_info_line_finds_nothing(tmp_path):
+    text = ("> " + plog("INFO", "GE", 41, "10:00:00.000.100", "[engine.cc:9]42 LoadLib: ok")
+            + plog("INFO", "GE", 41, "10:00:00.000.200", "[engine.cc:9]42 Init: ok"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-41_20260311100000000.log": text})
+    assert d.anchor is None
+
+
+def test_g1_escaped_block_is_read_line_by_line(tmp_path):
+    escaped = ("svc  | 2026-03-11 10:00:01.000 | ERROR | app:run:9 | Dispatch error: 500: {\"detail\":\"x.cpp:152 NPU "
+               "function error: c10_npu::SetDevice(0), error code is 507033\\n[ERROR] 2026-03-11-10:00:00 (PID:9, "
+               "Device:0, RankID:-1) ERR00100 PTA call acl api failed\\nE30006: 2026-03-11-10:00:00.516.606 Failed to "
+               "verify the OPP package signature.\\n        TraceBack (most recent call last):\\n        New device "
+               "failed, retCode=0x7010006\\n\"}\n")
+    ws, d = diagnose(tmp_path, {"server.log": escaped})
+    assert d.anchor.fragment.startswith("E30006: 2026-03-11-10:00:00.516.606")
+    assert d.anchor.ref.line == 0  # the physical line stays reachable
+    assert d.category == "environment"
+
+
+def test_g1_lookalike_one_escape_is_not_a_block(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log": "ERROR: cannot write C:\\new_dir\\log: permission denied\n"})
+    assert d.anchor.fragment is None
+
+
+def test_g1_app_label_before_a_banner_stays_a_banner(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "/src/ggml-cann.cpp:61: CANN error: EE9999: Inner Error!\n"
+        "EE9999: [PID:  [881] 2026-03-11-10:00:00.351.702 Not allow to synchronize captured stream stream_id=2.\n"
+        "TraceBack (most recent call last):\n"
+        "synchronize stream failed, runtime result = 107027[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"})
+    assert "Not allow to synchronize captured stream" in anchor_text(ws, d)
+    assert d.category == "compile"  # 107027: the stream is being captured
+
+
+def test_g2_device_exception_in_another_wording(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank3]:[W311 10:00:05.1 compiler_depend.ts:57] Warning: EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 77] 2026-03-11-10:00:01.381.401 The error from device(chipId:3, dieId:0), serial number is 2, "
+        "there is an aivec error exception, core id is 5, error code = 0, dump info: pc start: 0x1\n"})
+    assert "serial number is 2" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_g2_lookalike_sentence_without_stable_fields_is_not_a_device_exception(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "ERROR 03-11 10:00:01 [worker.py:1] the device was reset by the operator, retrying\n"})
+    assert d.category != "device"
+
+
+def test_g4_device_exception_in_traceback_explains_an_older_head(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EH9999: 2026-03-11-09:50:00.126.189  Get Allocation Granularity failed, runtime result = 207000"
+        "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+        "        TraceBack (most recent call last):\n"
+        "        The error from device(chipId:1, dieId:0), serial number is 1, there is an aivec error exception, "
+        "core id is 19, error code = 0\n"})
+    assert "serial number is 1" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_g4_lookalike_outer_layers_stay_outer_layers(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EZ9999: [PID: 5] 2026-03-11-10:00:00.000.001 op[Foo] tiling failed, x dim is 3.[FUNC:T][FILE:t.cc][LINE:1]\n"
+        "        TraceBack (most recent call last):\n"
+        "        Check NnopbaseExecutorDoTiling(executor) failed\n"
+        "        [drv api] halFoo failed: drvRetCode=3!\n"})
+    assert "tiling failed" in anchor_text(ws, d)  # a specific head is not demoted by a driver line
+
+
+def test_g4_driver_failure_under_a_generic_head(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log":
+        "[ERROR] RecentErrMsg: [PID: 35] 2026-03-11-10:00:00.017.602 Invalid_Argument(EE1001): The argument is "
+        "invalid.Reason: rtGetDevMsg execution failed, the context is a null pointer.\n"
+        "        TraceBack (most recent call last):\n"
+        "        [drv api] halDeviceOpen failed. device_id=1, drvRetCode=7.[FUNC:DeviceOpen][FILE:d.cc][LINE:438]\n"})
+    assert "halDeviceOpen failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_g5_banner_in_a_warning_is_a_wrapper(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank0]:[W311 10:00:05.1 NPUStream.cpp:371] Warning: EZ9999: Internal error!\n"
+        "RuntimeError: call aclnnFoo failed, detail:EZ1001: [PID: 7] 2026-03-11-10:00:04.000.001 the dtype of x "
+        "is not supported.\n"})
+    assert "EZ1001" in anchor_text(ws, d)
+
+
+def test_g5_core_dump_after_an_error_is_its_consequence(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "[FATAL]  Acl return error .../kernels/attention.cc:140, with ERROR 561103\n"
+        "\n"
+        "Segmentation fault (core dumped)\n"})
+    assert "with ERROR 561103" in anchor_text(ws, d)
+    assert d.category == "operator"
+
+
+def test_g5_lookalike_a_segfault_with_nothing_before_stays_causal(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log": "INFO loading model\nSegmentation fault (core dumped)\n"})
+    assert "Segmentation fault" in anchor_text(ws, d)
+    assert d.category == "unknown"
+
+
+def test_g6_loader_failure_at_warning_level_is_causal(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "(EngineCore pid=1) WARNING 03-11 10:00:00 [camem.py:64] Failed to import vllm_ascend_C:libfoo_kernels.so: "
+        "cannot open shared object file: No such file or directory.\n"
+        "(EngineCore pid=1) ERROR 03-11 10:05:00 [core.py:1] AttributeError: '_OpNamespace' object has no attribute "
+        "'weak_ref_tensor'\n"})
+    assert "cannot open shared object" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_g6_lookalike_cuda_probe_on_an_ascend_host_is_noise(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "WARNING 03-11 10:00:00 [_custom_ops.py:21] Failed to import from vllm._C with ImportError('libcudart.so.12: "
+        "cannot open shared object file: No such file or directory')\n"
+        "ERROR 03-11 10:05:00 [core.py:1] RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"})
+    assert "out of memory" in anchor_text(ws, d)
+    assert d.category == "memory"
+
+
+def test_g6_benign_filter_keys_on_module_not_on_a_word(tmp_path):
+    text = (plog("ERROR", "IDEDD", 5, "10:00:00.000.001", "[idedd.cc:1] symbol collection failed")
+            + plog("ERROR", "GE", 5, "10:00:00.000.002", "[so.cc:3]5 Load: undefined symbol: _ZN2ge3FooEv"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-5_20260311100000000.log": text})
+    assert "undefined symbol" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_g7_category_follows_the_printed_status_not_a_stream_word(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[W311 10:00:05.530 compiler_depend.ts:527] Warning: NPU warning, error code is 507014[Error]: \n"
+        "[Error]: The aicore execution times out.\n"
+        "EH9999: Inner Error!\n"
+        "        rtDeviceSynchronizeWithTimeout execute failed, reason=[aicore timeout][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:53]\n"})
+    assert d.category == "device"  # 507014, an AI Core execution timeout; not the word "Synchronize"
+
+
+def test_g7_lookalike_a_stream_field_name_routes_nothing(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "E39999  Aicpu kernel execute failed, device_id=0, stream_id=12, task_id=2.[FUNC:P][FILE:task.cc][LINE:7]\n"})
+    assert d.category == "device"  # stream_id is a field, not a stream failure
+
+
+def test_g7_service_bind_failure_is_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"server.log":
+        "[2026-03-11 10:00:00.681+08:00] [38] [452] [server] [ERROR] [http_server.cpp:163] : [MIE04E02041C] "
+        "[endpoint] Failed to listen 127.0.0.1:1025, Address already in use\n"})
+    assert d.category == "environment"
+
+
+def test_g7_hccl_task_timeout_from_device_is_communication(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EI9999: Inner Error!\n"
+        "EI9999  The error from device(chipId:5, dieId:0), serial number is 3, hccl fftsplus task timeout occurred "
+        "during task execution, stream_id:7, sq_id:7, task_id:5990, stuck notify num:1, timeout:1836.\n"})
+    assert "hccl fftsplus task timeout" in anchor_text(ws, d)
+    assert d.category == "communication"
+
+
+def test_g8_aicore_execution_timeout_is_a_device_cause_not_a_victim(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EZ9999: [PID: 7] 2026-03-11-10:00:00.000.001 The error from device(chipId:0, dieId:0), serial number is 4, "
+        "aicore timeout occurred during task execution, stream_id:3\n"
+        "EI0002: [PID: 8] 2026-03-11-10:30:00.000.001 The wait execution of the Notify register times out. "
+        "Reason: The Notify register has not received the Notify record from remote rank: [unknown].\n"})
+    assert "aicore timeout" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_interleaved_ranks_keep_their_own_blocks(tmp_path):
+    p = "(Worker_TP{r} pid=9{r}) ERROR 03-11 10:00:00 [multiproc_executor.py:671] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        p.format(r=3) + "       Check NnopbaseRunForWorkspace(*executor, workspaceSize) failed\n"
+        + p.format(r=2) + "        TraceBack (most recent call last):\n"
+        + p.format(r=0) + "  File \"/x/moe.py\", line 318, in forward\n"
+        + p.format(r=2) + "       MoeDispatch do tiling failed, ret is -1.\n"
+        + p.format(r=0) + "    out = self.apply(x)\n"
+        + p.format(r=2) + "       Check NnopbaseExecutorDoTiling(executor) failed\n"})
+    assert "do tiling failed" in anchor_text(ws, d)
+    assert d.category == "operator"

@@ -27,7 +27,9 @@ _PLOG_HIT_FIRST = re.compile(rb"\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\]")
 # Plog lines pasted into a report keep an envelope before the header (a Markdown quote, a fence's
 # backtick): rare in real plogs, so a literal find of the envelope costs nothing on a big tree.
 _ENVELOPED_HEAD = re.compile(rb"(?:> ?|`{1,3})\[(?:ERROR|WARNING|CRITICAL|EXCEPTION)\]")
-_ENVELOPE_STARTS = (b"\n>", b"\n`")
+# searched by the envelope's own characters, and only in files whose first 64 KB show one: each
+# search is a pass over the bytes, and files written by CANN itself never carry an envelope
+_ENVELOPE_NEEDLES = (b"> [", b">[", b"`[")
 # A WARNING is kept only when it may carry a real error (DOMAIN.md 4.1).
 _WARNING_WORTH = re.compile(rb"[EW][0-9A-Z]\d{4}|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
@@ -67,6 +69,7 @@ class SourceScan:
     run_log: bool = False  # heartbeat lines live in run logs at INFO level
     rank_found: bool = False
     rank_bytes: int = 0
+    enveloped_files: dict[int, bool] = field(default_factory=dict)  # files pasted with line envelopes
 
     def feed(self, file_id: int, chunk: "Chunk") -> None:
         if self.stream is Stream.STDOUT:
@@ -86,17 +89,23 @@ class SourceScan:
         positions: list[tuple[int, int]] = []  # (line start, line end)
         starts = [0] if _PLOG_HIT_FIRST.match(data, 0, n) or _ENVELOPED_HEAD.match(data, 0, n) else []
         starts.extend(m.start() + 1 for m in _PLOG_HIT.finditer(data, 0, n))
-        for needle in _ENVELOPE_STARTS:
+        enveloped: set[int] = set()
+        if chunk.first_line == 0:  # a pasted file shows its envelope from the start
+            head = data[: min(n, 65536)]
+            self.enveloped_files[file_id] = any(head.find(nd) >= 0 for nd in _ENVELOPE_NEEDLES)
+        for needle in (_ENVELOPE_NEEDLES if self.enveloped_files.get(file_id) else ()):
             p = data.find(needle, 0, n)
             while p >= 0:
-                if _ENVELOPED_HEAD.match(data, p + 1, n):
-                    starts.append(p + 1)
+                s = data.rfind(b"\n", 0, p) + 1
+                if p - s <= 3 and s not in enveloped and _ENVELOPED_HEAD.match(data, s, n):
+                    enveloped.add(s)
                 p = data.find(needle, p + 1, n)
-        starts.sort()
+        if enveloped:
+            starts = sorted(set(starts) | enveloped)
         for s in starts:
             e = data.find(b"\n", s, n)
             e = n if e < 0 else e
-            if data.find(b"[WARNING]", s, s + 8) >= 0 and not _WARNING_WORTH.search(data, s, e):
+            if data.find(b"[WARNING]", s, s + 13) >= 0 and not _WARNING_WORTH.search(data, s, e):
                 continue
             positions.append((s, e))
             # header-less lines right after an error belong to it (wrapped text, device blocks)

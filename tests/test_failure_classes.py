@@ -201,3 +201,27 @@ def test_interleaved_ranks_keep_their_own_blocks(tmp_path):
         + p.format(r=2) + "       Check NnopbaseExecutorDoTiling(executor) failed\n"})
     assert "do tiling failed" in anchor_text(ws, d)
     assert d.category == "operator"
+
+
+def test_g3_year_less_stamps_take_the_year_of_full_dates_not_the_copy_time(tmp_path):
+    import os
+
+    files = {"train.log":
+             "[W1230 06:28:14.530030670 compiler_depend.ts:527] Warning: NPU warning, error code is 507014[Error]: \n"
+             "EH9999[PID: 94] 2025-12-30-06:28:14.936.982 (EH9999):  wait for compute device to finish failed, "
+             "runtime result = 507014.\n"}
+    ws, d = diagnose(tmp_path, files)
+    os.utime(tmp_path / "train.log", (1798612094, 1798612094))  # copied in 2026
+    ws, d = diagnose(tmp_path, {})
+    times = sorted(e.time for e in d.events if e.time is not None)
+    assert times and times[-1] - times[0] < 3600 * 1_000_000  # all in 2025, not a year apart
+
+
+def test_g3_c10_month_day_is_unpadded_and_good_to_the_second():
+    from npudiag_tui.core.formats.timestamps import find_stamp, format_us
+
+    st = find_stamp("[W311 07:22:09.118630254 NPUStream.cpp:371] Warning: x", 2026)
+    assert format_us(st.us) == "2026-03-11T07:22:09.000000" and st.resolution == 1_000_000
+    st = find_stamp("[E1212 07:22:09.5 socket.cpp:1] x", 2025)
+    assert format_us(st.us).startswith("2025-12-12T07:22:09")
+    assert find_stamp("[W1341 07:22:09.5 a.cpp:1] x", 2025) is None  # month 13 is no date

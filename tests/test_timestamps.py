@@ -25,7 +25,7 @@ def iso(us: int) -> str:
     ("(EngineCore_DP0 pid=106187) INFO 05-21 21:33:34 [core.py:103] Initializing a V1 LLM engine",
      2026, "2026-05-21T21:33:34.000000", US, "vllm"),
     ("[rank5]:[W0311 07:22:09.118630254 NPUStream.cpp:371] Warning: EZ9999: Internal error!",
-     2026, "2026-03-11T07:22:09.118630", 1, "c10"),
+     2026, "2026-03-11T07:22:09.000000", US, "c10"),  # the 9 digits are monotonic ns, not wall time
     ("2026-01-05 16:03:27,514 - root - ERROR - boom", None, "2026-01-05T16:03:27.514000", 1000, "pylog"),
     ("[2026-01-05 16:03:27:514] [rank0] ERROR boom", None, "2026-01-05T16:03:27.514000", 1000, "pylog"),
     ("*** SIGSEGV received at time=1767580920 on cpu 3 ***", None, "2026-01-05T02:42:00.000000", US, "epoch"),

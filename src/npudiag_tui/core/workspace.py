@@ -78,20 +78,50 @@ def _workers() -> int:
         return os.cpu_count() or 1
 
 
-def _year_hint(files: list[SourceFile]) -> int | None:
-    """Year for stamps that lack one (vLLM, c10): from CANN file names, else file times."""
+YEAR_SNIFF_BYTES = 65536
+
+
+def _full_date_year(path: str) -> int | None:
+    """The year of the first full-date stamp in the head of a file (TS6, torch_npu header,
+    Python logging), which year-less stamps of the same input (vLLM, c10) belong to."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(YEAR_SNIFF_BYTES)
+    except OSError:
+        return None
+    m = _FULL_DATE.search(head)
+    if m is None:
+        return None
+    year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    return year if 1 <= month <= 12 and 1 <= day <= 31 and 1990 <= year <= 2200 else None
+
+
+_FULL_DATE = re.compile(rb"(?<!\d)(\d{4})-(\d\d)-(\d\d)[- T]\d\d:\d\d:\d\d")
+
+
+def _year_hints(files: list[SourceFile]) -> list[int | None]:
+    """Year for stamps that lack one, per file: the file's own full-date stamps, else the most
+    common year of the other files' full-date stamps, else CANN file names, else the file's
+    modification time (the copy time for a log from a bug report: last)."""
     import os
     import time
+    from collections import Counter
 
-    for f in files:
-        if f.name_time is not None:
-            return year_of(f.name_time)
-    for f in files:
-        try:
-            return time.localtime(os.stat(f.path).st_mtime).tm_year
-        except OSError:
-            continue
-    return None
+    own = [_full_date_year(f.path) for f in files]
+    seen = Counter(y for y in own if y is not None)
+    seen.update(year_of(f.name_time) for f in files if f.name_time is not None)
+    shared = seen.most_common(1)[0][0] if seen else None
+    hints: list[int | None] = []
+    for f, year in zip(files, own):
+        if year is None:
+            year = shared
+        if year is None:
+            try:
+                year = time.localtime(os.stat(f.path).st_mtime).tm_year
+            except OSError:
+                year = None
+        hints.append(year)
+    return hints
 
 
 def _stop_workers(pool: Any) -> None:
@@ -120,9 +150,9 @@ class Workspace:
         self.files: list[SourceFile] = discovery.files
         self.problems: list[str] = list(discovery.problems)
         self.registry_files = registry_files or []
-        year = _year_hint(self.files)
+        years = _year_hints(self.files)
         self.indexes: list[FileIndex] = [
-            FileIndex(f.path, f.file_id, f.display, year_hint=year) for f in self.files
+            FileIndex(f.path, f.file_id, f.display, year_hint=year) for f, year in zip(self.files, years)
         ]
         self.scans: list[SourceScan] = [SourceScan(s.stream, run_log=s.run_kind == "run") for s in self.sources]
         self._source_of_file: dict[int, Source] = {

@@ -57,10 +57,10 @@ _TIMEOUT = re.compile(
 _PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait socket establish timeout|"
                         r"socket establish timeout|[Ww]ait for .{0,40}rank.{0,40}time(?:d)? ?out")
 # an AI Core / vector core execution that did not finish: a hung kernel on this device (DOMAIN.md
-# 2.3 h, 3.2: 507014, 507034), not a wait on a peer
+# 2.3 h, 3.2), not a wait on a peer; a bare 507014 is a status, and routes the category only
 _EXEC_TIMEOUT = re.compile(
     r"ai ?core (?:execution )?time ?out|aicore timeout|aiv(?:ec)? (?:execution )?time ?out|"
-    r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out|\b50703[4]\b|\b507014\b", re.I)
+    r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out", re.I)
 _WRAPPER_TEXT = re.compile(
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"

@@ -70,7 +70,9 @@ TS6_BYTES = re.compile(TS6.encode())
 _HEADER_S = re.compile(r"(?<![\d.])(\d{4})-(\d\d)-(\d\d)-(\d\d):(\d\d):(\d\d)(?![.\d])")
 _PYLOG = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[,.:](\d{1,9}))?")
 _VLLM = re.compile(r"(?:^|\s)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)")
-_C10 = re.compile(r"\[?[WEIF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{1,9})")
+# c10 prints month*100+day unpadded (`W311` = March 11) and CLOCK_MONOTONIC ns after the second:
+# good to the second only
+_C10 = re.compile(r"\[?[WEIF](\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9})")
 _EPOCH = re.compile(r"received at time=(\d{9,11})")
 _NAME = re.compile(r"_(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d{3})\.log")
 
@@ -165,10 +167,9 @@ def find_stamp(line: str, year_hint: int | None = None) -> Stamp | None:
                                micro), res, "pylog")
         m = _C10.search(head)
         if m and year_hint:
-            g = m.groups()
-            micro = int((g[5] + "000000")[:6])
-            return Stamp(to_us(year_hint, int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]),
-                               micro), 1, "c10")
+            month, day = divmod(int(m.group(1)), 100)
+            return Stamp(to_us(year_hint, month, day, int(m.group(2)), int(m.group(3)), int(m.group(4))),
+                         US, "c10")
         m = _EPOCH.search(head)
         if m:
             return Stamp(int(m.group(1)) * US, US, "epoch")

@@ -226,7 +226,7 @@ def test_stale_episode_hours_earlier_from_another_process_is_ignored(tmp_path):
     ws, d = diagnose(tmp_path, {"debug/plog/plog-900_20260311035900000.log": stale,
                                 "debug/plog/plog-77_20260311065900000.log": fresh})
     assert "207001" in anchor_text(ws, d)
-    assert any(e.attrs.get("stale") for e in d.events)
+    assert any(e.stale for e in d.events)
 
 
 def test_lookalike_same_process_errors_hours_apart_stay_one_episode(tmp_path):
@@ -258,7 +258,7 @@ def test_inner_code_detail_takes_the_status_its_wrapper_reported(tmp_path):
         "EZ9999: Inner Error!\n"
         "EZ9999: [PID: 11657] 2025-12-24-02:36:12.999.877 expert count is: 128, but currently only support 256.[FUNC:CheckInputShape][FILE:t.cpp][LINE:166]\n"})
     assert "expert count" in anchor_text(ws, d)
-    assert d.anchor.attrs["code"] == "561002"
+    assert d.anchor.code == "561002"
     assert d.guidance is not None and d.guidance["code"] == "561002"
 
 
@@ -266,5 +266,5 @@ def test_lookalike_a_real_code_on_the_anchor_wins_over_related_numbers(tmp_path)
     ws, d = diagnose(tmp_path, {"train.log":
         "RuntimeError: f:x.cpp:48 NPU function error: call aclnnSwiGlu failed, error code is 561003\n"
         "EZ1001: [PID: 7] 2025-12-24-02:36:12.999.877 the dtype of self is not supported.\n"})
-    assert d.anchor.attrs["code"] == "EZ1001"
+    assert d.anchor.code == "EZ1001"
     assert d.guidance["code"] == "EZ1001"

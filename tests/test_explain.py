@@ -27,7 +27,8 @@ def ev(line: int, kind: str, text: str, *, rank: int | None = 3, t: float | None
                    time=None if t is None else T0 + int(t * US), time_inherited=inherited, kind=kind,
                    codes=list(codes), module=module, rank=rank, lines=[LineRef(file_id, line)], detail=text,
                    secondary=secondary)
-    e.attrs.update(attrs)
+    for name, value in attrs.items():
+        setattr(e, name, value)
     return e
 
 
@@ -35,7 +36,7 @@ def root_case(extra: list[ErrorEvent] = ()) -> tuple[list[ErrorEvent], ErrorEven
     """Rank 3 rejects an operator (EZ1001); its torch_npu wrappers follow; rank 1 times out."""
     anchor = ev(10, "cann_detail", "EZ1001: [PID: 42] 2026-03-11-07:22:41.498.770 aclnnSwiGlu input dtype invalid",
                 codes=["EZ1001"])
-    anchor.attrs["code"] = "EZ1001"
+    anchor.code = "EZ1001"
     events = [
         anchor,
         ev(5, "wrapper", "RuntimeError: call aclnnSwiGlu failed, error code is 161002", t=0.5, secondary="wrapper"),
@@ -102,7 +103,7 @@ def test_timeout_anchor_low_without_suspect_medium_with_one():
     ranks = [RankRole(0, T0, "victim"), RankRole(1, T0, "victim")]
     low = explain([a, other], a, ranks)
     assert low.confidence == "low" and "no rank stands out" in low.why
-    a.attrs["suspect_rank"] = 4
+    a.suspect_rank = 4
     medium = explain([a, other], a, ranks + [RankRole(4, None, "root")])
     assert medium.confidence == "medium" and "point at rank 4" in medium.why
 

@@ -45,7 +45,7 @@ def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
         path, line, text = _line_text(ws, a)
         anchor = {"stream": a.stream.value, "path": path, "line": line, "text": text,
                   "time": format_us(a.time), "rank": a.rank, "pid": a.cann_pid or a.pid,
-                  "code": a.attrs.get("code"), "category": diag.category, "summary": diag.summary,
+                  "code": a.code, "category": diag.category, "summary": diag.summary,
                   "why": diag.why, "confidence": diag.confidence, "confidence_reason": diag.confidence_reason,
                   # the escaped sub-line the anchor is, when its physical line holds a whole block
                   "fragment": a.fragment if anchor_ref(a) == a.ref else None}

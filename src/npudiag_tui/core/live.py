@@ -684,7 +684,7 @@ class LiveTail:
 
         ref = anchor_ref(a)
         where = self.ws.files[ref.file_id].display if 0 <= ref.file_id < len(self.ws.files) else "?"
-        code = a.attrs.get("code") or (a.codes[0] if a.codes else None)
+        code = a.code or (a.codes[0] if a.codes else None)
         text = _HEADER.sub("", (a.detail or a.text).strip(), count=1)
         if len(text) > 100:
             text = text[:97] + "..."

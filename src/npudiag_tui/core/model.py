@@ -183,7 +183,19 @@ class ErrorEvent:
     benign: bool = False
     secondary: str | None = None  # relation when this event is part of a cascade
     explained_by: int | None = None  # index of the event that explains it
-    attrs: dict[str, object] = field(default_factory=dict)
+    code: str | None = None  # the code the diagnosis reports for it (its own, or its event's)
+    device_event: bool = False  # a device exception: its lines are one event per serial number
+    serial: str | None = None  # the device exception's serial number
+    comm_wait: bool = False  # a device task timeout that waited on a peer (communication)
+    dump: bool = False  # told by the console dump shape (DEVICE[n] PID[n], Exception/Message info)
+    anchor_line: LineRef | None = None  # the line that names the cause (errorStr, Message info)
+    first_exc_line: LineRef | None = None  # the first line of a device exception
+    remote_rank: int | None = None  # the peer a timeout names (`remote rank: [n]`)
+    crimer: str | None = None  # the suspect a heartbeat names
+    suspect_rank: int | None = None  # the rank the timeouts point at (set by the diagnosis)
+    env_hint: bool = False  # the text speaks of a missing package or library
+    worker: str | None = None  # the launcher's worker name
+    stale: bool = False  # before the final episode of errors
 
 
 @dataclass

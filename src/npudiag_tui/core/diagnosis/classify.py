@@ -145,12 +145,11 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
     """Step 1: the event's own shape, when it settles the question."""
     if ev.kind == K.CRASH:
         return "unknown"
-    if ev.kind == K.IMPORT or ev.attrs.get("env_hint") or _ENV_TEXT.search(body):
+    if ev.kind == K.IMPORT or ev.env_hint or _ENV_TEXT.search(body):
         return "environment"
     if ev.kind == K.OOM or _MEM_TEXT.search(body):
         return "memory"
-    dev = ev.attrs.get("device_exc")
-    if dev is not None and getattr(dev, "comm_wait", False):
+    if ev.comm_wait:
         return "communication"
     if ev.kind == K.DEVICE_EXC:
         return "device"

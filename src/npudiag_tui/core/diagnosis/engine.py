@@ -108,7 +108,7 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
     stale = {id(e) for e in timed if e.time < start}  # type: ignore[operator]
     for e in events:
         if id(e) in stale:
-            e.attrs["stale"] = True
+            e.stale = True
     return [e for e in events if id(e) not in stale]
 
 
@@ -172,7 +172,7 @@ def _link_cascade(events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[E
 
 def anchor_ref(ev: ErrorEvent) -> LineRef:
     """The line to show for an event (a device exception shows its errorStr line)."""
-    line = ev.attrs.get("anchor_line") or ev.attrs.get("first_exc_line")
+    line = ev.anchor_line or ev.first_exc_line
     return line if isinstance(line, LineRef) else ev.ref
 
 
@@ -185,13 +185,13 @@ def _ranks(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent | None)
             continue
         if ev.rank not in first:
             first[ev.rank] = ev
-    crimers = {str(e.attrs["crimer"]) for e in events if "crimer" in e.attrs}
+    crimers = {str(e.crimer) for e in events if e.crimer is not None}
     root = anchor.rank if anchor is not None else None
     if anchor is not None and anchor.kind == "timeout":
         suspect = _timeout_suspect(ws, events, anchor, ranks, first)
         if suspect is not None:
             root = suspect
-            anchor.attrs["suspect_rank"] = suspect
+            anchor.suspect_rank = suspect
     out = []
     for r in ranks:
         ev = first.get(r)
@@ -220,15 +220,15 @@ def _timeout_suspect(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEve
                      first: dict[int, ErrorEvent]) -> int | None:
     """The rank a timeout points at: named remote rank, crimer, LINK_ERROR_INFO peer, or the
     rank that stopped logging first without an error of its own."""
-    named = anchor.attrs.get("remote_rank")
+    named = anchor.remote_rank
     if isinstance(named, int):
         return named
     votes: dict[int, int] = {}
     for e in events:
-        if "remote_rank" in e.attrs and isinstance(e.attrs["remote_rank"], int):
-            votes[e.attrs["remote_rank"]] = votes.get(e.attrs["remote_rank"], 0) + 2  # type: ignore[index]
-        if "crimer" in e.attrs:
-            m = re.search(r"(\d+)$", str(e.attrs["crimer"]))
+        if e.remote_rank is not None and isinstance(e.remote_rank, int):
+            votes[e.remote_rank] = votes.get(e.remote_rank, 0) + 2  # type: ignore[index]
+        if e.crimer is not None:
+            m = re.search(r"(\d+)$", str(e.crimer))
             if m:
                 votes[int(m.group(1))] = votes.get(int(m.group(1)), 0) + 3
         if e.kind == "table":
@@ -362,24 +362,24 @@ def diagnose(ws: "Workspace") -> Diagnosis:
     # (a console EI0013 for the plog's CQE line), never a bare number relayed by another line
     own = [c for c in anchor.codes if not is_inner_code(c)]
     if own:
-        anchor.attrs["code"] = own[0]
+        anchor.code = own[0]
     elif anchor.numeric:
-        anchor.attrs["code"] = str(next(iter(anchor.numeric.values())))
+        anchor.code = str(next(iter(anchor.numeric.values())))
     elif code and (code[:1] in ("E", "W") or (anchor.codes and all(is_inner_code(c) for c in anchor.codes))):
         # the same event's real code, reported by a related line (an EZ9999 detail's 561002)
-        anchor.attrs["code"] = code
+        anchor.code = code
     else:
-        anchor.attrs["code"] = anchor.codes[0] if anchor.codes else None
+        anchor.code = anchor.codes[0] if anchor.codes else None
     word = _KIND_WORDS.get(anchor.kind, "error")
     what = (anchor.detail or anchor.text).strip()
     if len(what) > 160:
         what = what[:157] + "..."
-    code_txt = f" {anchor.attrs['code']}" if anchor.attrs.get("code") else ""
+    code_txt = f" {anchor.code}" if anchor.code else ""
     rank_txt = f" on rank {anchor.rank}" if anchor.rank is not None else ""
     diag.summary = f"First causal {word}{code_txt}{rank_txt}: {what}"
     cause = _CAUSE.get(anchor.category, "")
     if anchor.kind == "timeout":
-        remote = anchor.attrs.get("remote_rank", anchor.attrs.get("suspect_rank"))
+        remote = (anchor.remote_rank if anchor.remote_rank is not None else anchor.suspect_rank)
         cause = ("The earliest failure is a communication timeout" +
                  (f" pointing at rank {remote}" if remote is not None else "") +
                  "; no earlier error explains it in these logs, so the peer that never answered is the suspect.")
@@ -406,13 +406,13 @@ def diagnose(ws: "Workspace") -> Diagnosis:
             gap = (later[-1].time - anchor.time) / US  # type: ignore[operator]
             diag.evidence.append(f"The cascade spans {gap:.3f} s after the anchor.")
     situation = Situation(
-        category=anchor.category, code=anchor.attrs.get("code"), text=anchor.text, streams=streams,  # type: ignore[arg-type]
+        category=anchor.category, code=anchor.code, text=anchor.text, streams=streams,  # type: ignore[arg-type]
         rank_count=len(rank_set), root_rank=anchor.rank, timeouts_only=anchor.kind == "timeout",
         compile_stage=diag.compile_stage, has_device_logs="device" in streams, has_info_lines=has_info,
         op_name=anchor.op_name or next((e.op_name for e in near if e.op_name), None),
     )
     diag.next_actions, diag.missing = plan_actions(situation)
-    suspect = anchor.attrs.get("suspect_rank")
+    suspect = anchor.suspect_rank
     if suspect is not None and suspect != anchor.rank:
         quiet = not any(e.rank == suspect and TIER.get(e.kind, 9) <= 1 for e in events)
         diag.evidence.append(f"The timeouts point at rank {suspect}" +

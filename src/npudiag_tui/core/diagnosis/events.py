@@ -350,7 +350,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # keeps the block's own shapes (the error manager's tail, device exception lines)
         in_traceback = False
     dump_info = C.DEVICE_DUMP_INFO.match(text)
-    if (open_block is not None and contiguous and dump_info and open_block.attrs.get("dump")):
+    if (open_block is not None and contiguous and dump_info and open_block.dump):
         _join_dump(open_block, text, ref, year_hint, source)
         return None, open_block, in_traceback
     if kind == K.CONTEXT and not indented:
@@ -360,7 +360,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     deeper = in_traceback and open_block is not None and open_block.kind in (K.CANN_DETAIL, K.PLOG) and (
         (kind == K.DRIVER and bool(_GENERIC_DETAIL.search(open_block.detail)))
         or (kind == K.DEVICE_EXC and dev is not None and not dev.comm_wait
-            and "serial" not in open_block.attrs))
+            and not open_block.device_event))
     serial = info["device"].serial if "device" in info else None
     # continuation lines join the open block (device exceptions and deeper causes form their own events)
     if open_block is not None and contiguous and indented and kind != K.DEVICE_EXC and not deeper:
@@ -424,17 +424,16 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         ev.op_name = next(g for g in om.groups() if g)
     rm = _REMOTE_RANK.search(text)
     if rm:
-        ev.attrs["remote_rank"] = int(rm.group(1))
+        ev.remote_rank = int(rm.group(1))
     hm = _CRIMER.search(text)
     if hm:
-        ev.attrs["crimer"] = hm.group(1)
+        ev.crimer = hm.group(1)
     if info.get("env_hint"):
-        ev.attrs["env_hint"] = True
+        ev.env_hint = True
     if pre.worker:
-        ev.attrs["worker"] = pre.worker
+        ev.worker = pre.worker
     if info.get("dump"):
-        ev.attrs["dump"] = True
-        ev.attrs["serial"] = None
+        ev.dump = ev.device_event = True
         if C.DEVICE_DUMP_INFO.match(text):
             _join_dump(ev, text, ref, year_hint, source)
         return ev, ev, in_traceback
@@ -445,36 +444,36 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             sm = _SERIAL.search(text)
             serial = sm.group(1) if sm else None
         head = device_serials.get(serial) if serial else None
-        if head is None and open_block is not None and "serial" in open_block.attrs and contiguous \
-                and open_block.attrs.get("serial") in (None, serial) and "device" not in info:
+        if head is None and open_block is not None and open_block.device_event and contiguous \
+                and open_block.serial in (None, serial) and "device" not in info:
             head = open_block
         if head is not None:
             head.lines.append(ref)
-            if serial and head.attrs.get("serial") is None:
-                head.attrs["serial"] = serial
+            if serial and head.serial is None:
+                head.serial = serial
                 device_serials[serial] = head
-            if "errorStr" in text and "anchor_line" not in head.attrs:
+            if "errorStr" in text and head.anchor_line is None:
                 es = C.ERRORSTR_RE.search(text)
                 head.detail = es.group(1) if es else text.strip()
-                head.attrs["anchor_line"] = ref
+                head.anchor_line = ref
             return None, open_block, in_traceback
         if serial:
             device_serials[serial] = ev
-        ev.attrs["serial"] = serial
+        ev.serial, ev.device_event = serial, True
         if "device" in info:
-            ev.attrs["device_exc"] = info["device"]
-            ev.attrs["first_exc_line"] = ref
+            ev.comm_wait = info["device"].comm_wait
+            ev.first_exc_line = ref
     elif kind == K.DEVICE_EXC and "errorStr" in text and open_block is not None \
-            and "serial" in open_block.attrs and contiguous:
+            and open_block.device_event and contiguous:
         # `The extend info: … errorStr: …` belongs to the exception above it and names its cause
         open_block.lines.append(ref)
-        if "anchor_line" not in open_block.attrs:
+        if open_block.anchor_line is None:
             es = C.ERRORSTR_RE.search(text)
             open_block.detail = es.group(1) if es else text.strip()
-            open_block.attrs["anchor_line"] = ref
+            open_block.anchor_line = ref
         return None, open_block, in_traceback
     if kind == K.DEVICE_EXC and "errorStr" in text:
-        ev.attrs["anchor_line"] = ref
+        ev.anchor_line = ref
         es = C.ERRORSTR_RE.search(text)
         if es:
             ev.detail = es.group(1)
@@ -483,7 +482,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         ev.block_numeric.update(open_block.block_numeric)
         return ev, open_block, in_traceback
     if kind in (K.CANN_DETAIL, K.DEVICE_EXC, K.TIMEOUT, K.CANN_TRACE) and (
-            info.get("cann_code") or "serial" in ev.attrs):
+            info.get("cann_code") or ev.device_event):
         return ev, ev, in_traceback
     return ev, open_block, in_traceback
 
@@ -494,11 +493,11 @@ def _join_dump(block: ErrorEvent, text: str, ref: LineRef, year_hint: int | None
         block.lines.append(ref)
     stripped = text.strip()
     if stripped.startswith("Message info") and re.search(r"exception|error", stripped, re.I):
-        block.attrs["anchor_line"] = ref
+        block.anchor_line = ref
         block.detail = stripped
-    elif stripped.startswith("Exception info") and "first_exc_line" not in block.attrs:
-        block.attrs["first_exc_line"] = ref
-        block.detail = block.detail if "anchor_line" in block.attrs else stripped
+    elif stripped.startswith("Exception info") and block.first_exc_line is None:
+        block.first_exc_line = ref
+        block.detail = block.detail if block.anchor_line is not None else stripped
     elif stripped.startswith("Other info"):
         t = ts6_to_us(stripped)
         if t is not None and (block.time is None or block.time_inherited):

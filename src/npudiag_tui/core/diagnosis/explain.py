@@ -64,7 +64,7 @@ def _real_codes(ev: ErrorEvent) -> list[str]:
 
 
 def _code_of(ev: ErrorEvent) -> str | None:
-    code = ev.attrs.get("code")
+    code = ev.code
     if isinstance(code, str) and code:
         return code
     real = _real_codes(ev)
@@ -156,7 +156,7 @@ def _ranks_text(ranks: list[int]) -> str:
 
 
 def _root_rank(anchor: ErrorEvent, ranks: list[RankRole]) -> int | None:
-    suspect = anchor.attrs.get("suspect_rank")
+    suspect = anchor.suspect_rank
     if isinstance(suspect, int):
         return suspect
     roots = [r.rank for r in ranks if r.role == "root"]
@@ -181,7 +181,7 @@ def _noun(ev: ErrorEvent) -> str:
 def _why(anchor: ErrorEvent, events: list[ErrorEvent], ranks: list[RankRole], root: int | None) -> str:
     code = _code_of(anchor)
     lead = _noun(anchor) + (f" ({code})" if code else "")
-    episode = [e for e in events if e is not anchor and not e.attrs.get("stale") and not _is_benign(e)
+    episode = [e for e in events if e is not anchor and not e.stale and not _is_benign(e)
                and _tier(e) <= 4]
     earlier = [e for e in episode if e.time is not None and anchor.time is not None and e.time < anchor.time]
     if anchor.kind == "timeout":
@@ -213,7 +213,7 @@ def _why(anchor: ErrorEvent, events: list[ErrorEvent], ranks: list[RankRole], ro
     if earlier and anchor.kind != "timeout":
         weaker = sorted({_noun(e) for e in earlier})[:2]
         parts.append(f"the earlier {' and '.join(weaker)} {'is' if len(earlier) == 1 else 'are'} weaker evidence")
-    stale = [e for e in events if e.attrs.get("stale") and _tier(e) <= 1 and e.time is not None]
+    stale = [e for e in events if e.stale and _tier(e) <= 1 and e.time is not None]
     if stale and anchor.time is not None:
         parts.append(f"errors {span(anchor.time - stale[-1].time)} earlier are stale")  # type: ignore[operator]
     return "; ".join(parts)
@@ -237,7 +237,7 @@ def _confidence(anchor: ErrorEvent, events: list[ErrorEvent], root: int | None) 
     # with it (the same bad input on every rank), and its own follow-ups are its cascade
     first: dict[object, ErrorEvent] = {}
     for ev in events:
-        if ev is anchor or ev.attrs.get("stale") or _is_benign(ev) or ev.secondary == "repeat":
+        if ev is anchor or ev.stale or _is_benign(ev) or ev.secondary == "repeat":
             continue
         if _tier(ev) != 0 or not is_specific(ev) or not _other_process(ev, anchor) or ev.time is None:
             continue
@@ -255,7 +255,7 @@ def _confidence(anchor: ErrorEvent, events: list[ErrorEvent], root: int | None) 
 
 
 def _why_not(ev: ErrorEvent, anchor: ErrorEvent, root: int | None, roles: dict[int, str]) -> str:
-    if ev.attrs.get("stale"):
+    if ev.stale:
         if ev.time is not None and anchor.time is not None:
             return f"stale by {span(anchor.time - ev.time)} (an earlier episode)"
         return "stale (an earlier episode)"
@@ -314,7 +314,7 @@ def _score(ev: ErrorEvent, anchor: ErrorEvent, first_red: set[int], rank_first: 
     s = {0: 6.0, 1: 4.0, 2: 3.5, 3: 2.5, 4: 2.0, 5: 0.5, 6: 2.0}.get(_tier(ev), 0.0)
     if _real_codes(ev) or ev.numeric:
         s += 2.0
-    if ev.attrs.get("stale") and _tier(ev) <= 1:
+    if ev.stale and _tier(ev) <= 1:
         s += 3.0  # the strong error the anchor deliberately skipped
     if id(ev) in first_red:
         s += 3.5
@@ -371,7 +371,7 @@ def explain(events: list[ErrorEvent], anchor: ErrorEvent | None, ranks: list[Ran
     for e in pool:
         if e.rank is None or e.rank == anchor.rank or e.rank in seen_ranks or _is_benign(e) or _tier(e) > 4:
             continue
-        if e.attrs.get("stale"):
+        if e.stale:
             continue
         seen_ranks.add(e.rank)
         rank_first.add(id(e))

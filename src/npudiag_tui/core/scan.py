@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
 
+from npudiag_tui.core.formats.codes import CODE_PATTERN
 from npudiag_tui.core.model import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +32,7 @@ _ENVELOPED_HEAD = re.compile(rb"(?:> ?|`{1,3})\[(?:ERROR|WARNING|CRITICAL|EXCEPT
 # search is a pass over the bytes, and files written by CANN itself never carry an envelope
 _ENVELOPE_NEEDLES = (b"> [", b">[", b"`[")
 # A WARNING is kept only when it may carry a real error (DOMAIN.md 4.1).
-_WARNING_WORTH = re.compile(rb"[EW][0-9A-Z]\d{4}|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
+_WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
 # Console lines that can matter: anything mentioning an error, a code, a crash or a timeout.
@@ -43,7 +44,7 @@ _CONSOLE_KEYS = (
     "shared object", "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[",
 )
-_CONSOLE_CODE = re.compile(r"[EW][0-9A-Z]\d{4}")
+_CONSOLE_CODE = re.compile(CODE_PATTERN)
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")

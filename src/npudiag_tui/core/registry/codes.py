@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 
-CODE_RE = re.compile(r"^[EW](?:[0-9]{5}|[A-Z][0-9A-Z][0-9]{3})$")
+from npudiag_tui.core.formats.codes import CODE_PATTERN
+from npudiag_tui.core.formats.codes import is_inner_code as _is_inner
+
+CODE_RE = re.compile(rf"^{CODE_PATTERN}$")  # the one grammar (formats.codes), anchored
 
 # Two-character prefixes with a letter component (E/W + letter).
 _LETTER = {
@@ -46,7 +49,7 @@ _DIGIT = {
 def is_inner_code(code: str) -> bool:
     """Inner codes (…9999 / …8888) mean "component failed internally, details follow"; never a root cause."""
     code = code.strip().upper()
-    return bool(CODE_RE.match(code)) and code.endswith(("9999", "8888"))
+    return bool(CODE_RE.match(code)) and _is_inner(code)
 
 
 def component_of(code: str) -> str:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping
 
+from npudiag_tui.core.formats.codes import is_inner_code
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BUILTIN = "built-in"
 REGISTRY_GLOBS = (
@@ -51,10 +53,6 @@ def _split_arglist(raw: object) -> list[str]:
     if not isinstance(raw, str):
         return []
     return [a.strip() for a in raw.split(",") if a.strip()]
-
-
-def _is_inner(code: str) -> bool:
-    return code.endswith(("9999", "8888"))
 
 
 def _key(d: Mapping[str, object], *names: str) -> object:
@@ -358,7 +356,7 @@ class Registry:
             variants=variants,
             possible_cause=cause or (old.possible_cause if old else None),
             solution=solution or (old.solution if old else None),
-            is_inner=(old.is_inner if old else False) or _is_inner(code),
+            is_inner=(old.is_inner if old else False) or is_inner_code(code),
             source=path,
         )
 

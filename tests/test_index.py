@@ -161,12 +161,19 @@ def test_extend_chunk_hook_sees_complete_lines_once(tmp_path):
     p.write_bytes(data + b"partial")
     seen = []
     idx = FileIndex(str(p))
+    idx.include_partial = False  # as while following: the last line is not finished
     idx.extend(on_chunk=lambda c: seen.append((c.bytes(), c.start, c.first_line)))
     joined = b"".join(d for d, _, _ in seen)
     assert joined == data
     for d, off, first in seen:
         assert data[off:off + len(d)] == d
         assert data[:off].count(b"\n") == first
+    # a report reads the unfinished last line too, once, after every complete line
+    seen.clear()
+    idx = FileIndex(str(p))
+    idx.extend(on_chunk=lambda c: seen.append((c.bytes(), c.start, c.first_line)))
+    assert b"".join(d for d, _, _ in seen) == data + b"partial\n"
+    assert seen[-1] == (b"partial\n", len(data), 300_000)
 
 
 def test_vanished_file_raises_named_error(tmp_path):

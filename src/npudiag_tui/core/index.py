@@ -59,6 +59,8 @@ class Chunk:
 
 
 ChunkHook = Callable[[Chunk], None]
+MAX_PARTIAL_BYTES = 1 << 20
+"""How much of a held-back last line the scanner is shown (the index keeps it whole)."""
 
 _NL = re.compile(b"\n")
 
@@ -168,6 +170,11 @@ class FileIndex:
                 progress(self.indexed)
         # a partial last line stays unindexed (held) but counts towards size
         self.size = max(reached, self.indexed)
+        if on_chunk is not None and self.include_partial and reached == end and self.size > self.indexed:
+            # a crashed process's last line often has no newline: the scanner reads it as a line
+            # (reports); a live index holds it back until its newline arrives
+            tail = os.pread(fd, min(self.size - self.indexed, MAX_PARTIAL_BYTES), self.indexed) + b"\n"
+            on_chunk(Chunk(tail, len(tail), self.indexed, self.newlines, self))
         return self.newlines - before
 
     def _add(self, data: bytes, on_chunk: ChunkHook | None, n: int | None = None) -> None:

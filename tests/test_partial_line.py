@@ -1,0 +1,42 @@
+"""A last line without a newline (how a crashed process's final line usually looks) is read."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from npudiag_tui.core.index import FileIndex
+
+from test_diagnosis import anchor_text, diagnose
+
+
+def test_console_last_line_without_newline_is_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log": "INFO start\nRuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"})
+    assert anchor_text(ws, d) == "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"
+    assert d.anchor.ref.line == 1
+
+
+def test_plog_last_line_without_newline_is_the_anchor(tmp_path):
+    line = "[ERROR] RUNTIME(5,python):2026-03-11-10:00:00.000.001 [a.cc:1]5 rtMalloc: out of memory"
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-5_20260311100000000.log":
+                                "[INFO] RUNTIME(5,python):2026-03-11-09:59:59.000.001 [a.cc:1]5 start\n" + line})
+    assert anchor_text(ws, d) == line
+
+
+def test_report_cli_reads_the_last_line(tmp_path):
+    (tmp_path / "train.log").write_text("INFO start\nSegmentation fault (core dumped)")
+    out = subprocess.run([sys.executable, "-m", "npudiag_tui", "--report", "json", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    anchor = json.loads(out)["anchor"]
+    assert anchor["line"] == 2 and anchor["text"] == "Segmentation fault (core dumped)"
+
+
+def test_lookalike_a_live_index_holds_the_partial_line_back(tmp_path):
+    path = tmp_path / "train.log"
+    path.write_text("INFO start\nRuntimeError: half written")
+    idx = FileIndex(str(path), 0, "train.log")
+    idx.include_partial = False  # following: the line is not finished yet
+    seen: list[bytes] = []
+    idx.extend(on_chunk=lambda chunk: seen.append(chunk.bytes()))
+    assert b"half written" not in b"".join(seen)

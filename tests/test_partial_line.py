@@ -1,4 +1,5 @@
-"""A last line without a newline (how a crashed process's final line usually looks) is read."""
+"""Lines a first pass can miss: a last line without a newline (how a crashed process's final line
+usually looks), a first line behind a UTF-8 BOM."""
 
 from __future__ import annotations
 
@@ -40,3 +41,14 @@ def test_lookalike_a_live_index_holds_the_partial_line_back(tmp_path):
     seen: list[bytes] = []
     idx.extend(on_chunk=lambda chunk: seen.append(chunk.bytes()))
     assert b"half written" not in b"".join(seen)
+
+
+def test_utf8_bom_does_not_hide_an_error_on_the_first_line(tmp_path):
+    line = "[ERROR] RUNTIME(5,python):2026-03-11-10:00:00.000.001 [a.cc:1]5 rtMalloc: out of memory"
+    (tmp_path / "plog-5_20260311100000000.log").write_bytes(
+        b"\xef\xbb\xbf" + line.encode() + b"\n[INFO] RUNTIME(5,python):2026-03-11-10:00:01.000.001 [a.cc:1]5 x\n")
+    (tmp_path / "train.log").write_bytes(b"\xef\xbb\xbfRuntimeError: NPU out of memory. Tried to allocate 2 GiB\n")
+    for name in ("plog-5_20260311100000000.log", "train.log"):
+        out = subprocess.run([sys.executable, "-m", "npudiag_tui", "--report", "json", str(tmp_path / name)],
+                             capture_output=True, text=True, check=True).stdout
+        assert "out of memory" in json.loads(out)["anchor"]["text"], name

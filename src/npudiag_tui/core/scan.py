@@ -88,7 +88,8 @@ class SourceScan:
                                   or data.find(b"[DEBUG]", 0, min(n, 65536)) >= 0):
             self.has_info = True
         positions: list[tuple[int, int]] = []  # (line start, line end)
-        starts = [0] if _PLOG_HIT_FIRST.match(data, 0, n) or _ENVELOPED_HEAD.match(data, 0, n) else []
+        head = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # a UTF-8 BOM before the first header
+        starts = [0] if _PLOG_HIT_FIRST.match(data, head, n) or _ENVELOPED_HEAD.match(data, head, n) else []
         starts.extend(m.start() + 1 for m in _PLOG_HIT.finditer(data, 0, n))
         enveloped: set[int] = set()
         if chunk.first_line == 0:  # a pasted file shows its envelope from the start

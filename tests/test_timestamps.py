@@ -97,3 +97,11 @@ def test_real_case_stamps():
     assert iso(st.us).startswith("2025-06-25T10:45:23")
     line = case_line("INFO 05-21 21:33:34", "va9447")
     assert iso(find_stamp(line, 2026).us) == "2026-05-21T21:33:34.000000"
+
+
+def test_impossible_dates_are_not_stamps():
+    assert find_stamp("[ERROR] RUNTIME(1,):2026-02-31-10:00:00.000.001 [a.cc:1]1 x") is None
+    assert find_stamp("[ERROR] RUNTIME(1,):2025-02-29-10:00:00.000.001 [a.cc:1]1 x") is None
+    assert format_us(find_stamp("[ERROR] RUNTIME(1,):2024-02-29-10:00:00.000.001 [a.cc:1]1 x").us).startswith(
+        "2024-02-29T10:00:00")
+    assert find_stamp("2026-04-31 10:00:00,123 - root - ERROR - x") is None

@@ -20,11 +20,15 @@ class Stamp(NamedTuple):
     kind: str
 
 
+_MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
 @lru_cache(maxsize=4096)
 def _days(year: int, month: int, day: int) -> int:
     """Days from 1970-01-01 (proleptic Gregorian), cached because logs repeat the same dates."""
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        raise ValueError("bad date")
+    if not (1 <= month <= 12 and 1 <= day <= _MONTH_DAYS[month - 1]) or (
+            month == 2 and day == 29 and not (year % 4 == 0 and (year % 100 != 0 or year % 400 == 0))):
+        raise ValueError("bad date")  # 31 February is no stamp (it would become 3 March)
     y = year - (month <= 2)
     era = y // 400
     yoe = y - era * 400

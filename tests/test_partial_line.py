@@ -52,3 +52,10 @@ def test_utf8_bom_does_not_hide_an_error_on_the_first_line(tmp_path):
         out = subprocess.run([sys.executable, "-m", "npudiag_tui", "--report", "json", str(tmp_path / name)],
                              capture_output=True, text=True, check=True).stdout
         assert "out of memory" in json.loads(out)["anchor"]["text"], name
+
+
+def test_text_whose_lower_case_is_longer_does_not_shift_later_lines(tmp_path):
+    (tmp_path / "train.log").write_text("İİİİİİİİİİİİİİİİİİİİ\nok\nRuntimeError: x\nok\nok\nok\nok\nok\nok\n",
+                                        encoding="utf-8")
+    ws, d = diagnose(tmp_path, {})
+    assert anchor_text(ws, d) == "RuntimeError: x"

@@ -48,6 +48,7 @@ _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 MAX_HIT_CHARS = 64 * 1024  # per-line work is capped; the full line stays reachable via the index
 
 
@@ -155,7 +156,9 @@ class SourceScan:
         if lines and lines[-1] == "":
             lines.pop()
         starts: list[int] = []
-        low = text.lower()
+        # keys are ASCII: lower the text only where an ASCII letter is (str.lower() makes `İ` two
+        # characters, and its offsets would point into the wrong line)
+        low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
         for key in _CONSOLE_KEYS:
             p = low.find(key)
             while p >= 0:

@@ -62,10 +62,23 @@ def test_nonexistent_stdout_file(capsys, tmp_path):
 
 
 def test_empty_folder(capsys, tmp_path):
+    """Nothing was read, so no report claims that logs hold no error: exit 2, one line."""
     code, out, err = run(capsys, [str(tmp_path), "--report", "json"])
-    rep = check_clean(code, out, err, str(tmp_path))
-    if rep is not None:
-        assert rep["inputs"] == [] and rep["anchor"] is None
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert str(tmp_path) in err and "no log files found" in err
+
+
+def test_folder_of_skipped_files_says_what_was_skipped(capsys, tmp_path):
+    (tmp_path / "core.bin").write_bytes(bytes(range(256)) * 64)
+    code, out, err = run(capsys, [str(tmp_path), "--report", "text"])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "no log files found" in err and "core.bin" in err
+
+
+def test_lookalike_an_empty_log_file_is_read(capsys, tmp_path):
+    (tmp_path / "train.log").write_text("")
+    code, out, err = run(capsys, [str(tmp_path), "--report", "json"])
+    assert code == 0 and json.loads(out)["anchor"] is None
 
 
 def test_broken_symlink(capsys, tmp_path):

@@ -103,6 +103,12 @@ def _report(paths: list[str], args: argparse.Namespace) -> int:
             for p in ws.problems:
                 print(f"npudiag-tui: {visible(p)}", file=sys.stderr)
             return 2
+        if not ws.files:
+            # nothing was read: "No error found" would claim logs were checked
+            skipped = ws.discovery.skipped
+            why = f" ({len(skipped)} skipped, e.g. {skipped[0][0]}: {skipped[0][1]})" if skipped else ""
+            print(f"npudiag-tui: {visible(', '.join(paths))}: no log files found{visible(why)}", file=sys.stderr)
+            return 2
         ws.snapshot_index()  # one consistent snapshot of a folder that may still be written
         diag = ws.diagnose()
         for p in ws.problems:

@@ -59,3 +59,19 @@ def test_text_whose_lower_case_is_longer_does_not_shift_later_lines(tmp_path):
                                         encoding="utf-8")
     ws, d = diagnose(tmp_path, {})
     assert anchor_text(ws, d) == "RuntimeError: x"
+
+
+def test_nul_runs_do_not_make_a_log_binary(tmp_path):
+    """A copytruncate leftover: a run of NUL bytes, then the text the job went on writing."""
+    (tmp_path / "train.log").write_bytes(b"\x00" * 5000 + b"INFO step 1\nRuntimeError: NPU out of memory.\n")
+    ws, d = diagnose(tmp_path, {})
+    assert anchor_text(ws, d) == "RuntimeError: NPU out of memory."
+
+
+def test_lookalike_a_real_binary_is_still_skipped(tmp_path):
+    import os
+
+    (tmp_path / "core.bin").write_bytes(os.urandom(8192))
+    (tmp_path / "train.log").write_text("RuntimeError: boom\n")
+    ws, d = diagnose(tmp_path, {})
+    assert [f.display for f in ws.files] == ["train.log"]

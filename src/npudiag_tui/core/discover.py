@@ -69,11 +69,12 @@ def is_binary(sample: bytes) -> bool:
     head = sample[:8192]
     if head.startswith((b"\x7fELF", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"BZh", b"\xfd7zXZ")):
         return True
-    nul = head.count(b"\x00")
-    if nul > len(head) * 0.3:
-        return True
-    control = len(head.translate(None, _TEXT_BYTES))  # C speed: a per-byte loop cost 0.1 s per tree
-    return len(head) - control < len(head) * 0.7
+    # runs of NUL are what a crash tail or a copytruncate leaves in a text log: judge the rest
+    text = head.replace(b"\x00", b"")
+    if not text:
+        return True  # nothing but NUL
+    control = len(text.translate(None, _TEXT_BYTES))  # C speed: a per-byte loop cost 0.1 s per tree
+    return len(text) - control < len(text) * 0.7
 
 
 class _Builder:

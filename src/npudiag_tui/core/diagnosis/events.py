@@ -378,8 +378,9 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     if own is None:
         # the line's own logger stamp (vLLM, c10, Python logging) is its print time
         own = _own_time(cleaned[: len(cleaned) - len(text)], year_hint) if len(cleaned) > len(text) else None
-    if deeper and open_block is not None and own is None:
-        t, inherited = open_block.time, True  # the block's time: it was recorded with the block
+    from_block = deeper and open_block is not None and own is None
+    if from_block:
+        t, inherited = open_block.time, True  # the block's time (offset applied): recorded with the block
     elif own is not None:
         t, inherited = own, False
     else:
@@ -401,7 +402,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     ev = ErrorEvent(
         ref=ref, source_id=source.source_id, stream=source.stream, text=raw,
         level=line_level(raw, source.stream),  # the level the panes show (formats.levels)
-        time=(t + source.clock_offset_us) if t is not None and not (deeper and own is None) else t,
+        time=t if t is None or from_block else t + source.clock_offset_us,
         printed_time=t, time_inherited=inherited, kind=kind,
         codes=string_codes(text), numeric=numeric, module=info.get("module"),
         pid=pre.pid if pre.pid is not None else (info.get("pid") or source.pid),

@@ -206,12 +206,12 @@ def test_interleaved_ranks_keep_their_own_blocks(tmp_path):
 def test_g3_year_less_stamps_take_the_year_of_full_dates_not_the_copy_time(tmp_path):
     import os
 
-    files = {"train.log":
-             "[W1230 06:28:14.530030670 compiler_depend.ts:527] Warning: NPU warning, error code is 507014[Error]: \n"
-             "EH9999[PID: 94] 2025-12-30-06:28:14.936.982 (EH9999):  wait for compute device to finish failed, "
-             "runtime result = 507014.\n"}
-    ws, d = diagnose(tmp_path, files)
-    os.utime(tmp_path / "train.log", (1798612094, 1798612094))  # copied in 2026
+    log = tmp_path / "train.log"
+    log.write_text("[W1230 06:28:14.530030670 compiler_depend.ts:527] Warning: NPU warning, error code is 507014"
+                   "[Error]: \n"
+                   "EH9999[PID: 94] 2025-12-30-06:28:14.936.982 (EH9999):  wait for compute device to finish failed, "
+                   "runtime result = 507014.\n")
+    os.utime(log, (1798612094, 1798612094))  # copied in 2026
     ws, d = diagnose(tmp_path, {})
     times = sorted(e.time for e in d.events if e.time is not None)
     assert times and times[-1] - times[0] < 3600 * 1_000_000  # all in 2025, not a year apart

@@ -197,6 +197,9 @@ class ErrorEvent:
     worker: str | None = None  # the launcher's worker name
     stale: bool = False  # before the final episode of errors
 
+    def __post_init__(self) -> None:
+        self.kind = EventKind(self.kind)  # a kind given by name reads the same as the member
+
 
 @dataclass
 class NextAction:

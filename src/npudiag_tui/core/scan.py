@@ -89,13 +89,12 @@ class SourceScan:
                                   or data.find(b"[DEBUG]", 0, min(n, 65536)) >= 0):
             self.has_info = True
         positions: list[tuple[int, int]] = []  # (line start, line end)
-        head = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # a UTF-8 BOM before the first header
-        starts = [0] if _PLOG_HIT_FIRST.match(data, head, n) or _ENVELOPED_HEAD.match(data, head, n) else []
+        first = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # a UTF-8 BOM before the first header
+        starts = [0] if _PLOG_HIT_FIRST.match(data, first, n) or _ENVELOPED_HEAD.match(data, first, n) else []
         starts.extend(m.start() + 1 for m in _PLOG_HIT.finditer(data, 0, n))
         enveloped: set[int] = set()
         if chunk.first_line == 0:  # a pasted file shows its envelope from the start
-            head = data[: min(n, 65536)]
-            self.enveloped_files[file_id] = any(head.find(nd) >= 0 for nd in _ENVELOPE_NEEDLES)
+            self.enveloped_files[file_id] = any(data.find(nd, 0, min(n, 65536)) >= 0 for nd in _ENVELOPE_NEEDLES)
         for needle in (_ENVELOPE_NEEDLES if self.enveloped_files.get(file_id) else ()):
             p = data.find(needle, 0, n)
             while p >= 0:

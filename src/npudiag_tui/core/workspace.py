@@ -10,7 +10,7 @@ import re
 from typing import Any, Callable, NamedTuple
 
 from npudiag_tui.core.discover import Discovery, discover
-from npudiag_tui.core.formats.timestamps import year_of
+from npudiag_tui.core.formats.timestamps import to_us, year_of
 from npudiag_tui.core.index import FileIndex, IndexError_
 from npudiag_tui.core.model import Source, SourceFile, Stream
 from npudiag_tui.core.scan import SourceScan
@@ -92,24 +92,28 @@ def _full_date_year(path: str) -> int | None:
     m = _FULL_DATE.search(head)
     if m is None:
         return None
-    year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    return year if 1 <= month <= 12 and 1 <= day <= 31 and 1990 <= year <= 2200 else None
+    year = int(m.group(1))
+    try:
+        to_us(year, int(m.group(2)), int(m.group(3)))  # the one definition of a possible date
+    except ValueError:
+        return None
+    return year if 1990 <= year <= 2200 else None
 
 
 _FULL_DATE = re.compile(rb"(?<!\d)(\d{4})-(\d\d)-(\d\d)[- T]\d\d:\d\d:\d\d")
 
 
 def _year_hints(files: list[SourceFile]) -> list[int | None]:
-    """Year for stamps that lack one, per file: the file's own full-date stamps, else the most
-    common year of the other files' full-date stamps, else CANN file names, else the file's
-    modification time (the copy time for a log from a bug report: last)."""
+    """Year for stamps that lack one, per file: the file's own full-date stamps (or its CANN file
+    name), else the most common of the other files' years, else the file's modification time (the
+    copy time for a log from a bug report: last)."""
     import os
     import time
     from collections import Counter
 
-    own = [_full_date_year(f.path) for f in files]
+    # a CANN file's own stamps carry their year and its name gives it: read the others' heads only
+    own = [year_of(f.name_time) if f.name_time is not None else _full_date_year(f.path) for f in files]
     seen = Counter(y for y in own if y is not None)
-    seen.update(year_of(f.name_time) for f in files if f.name_time is not None)
     shared = seen.most_common(1)[0][0] if seen else None
     hints: list[int | None] = []
     for f, year in zip(files, own):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import classify, compile_stage, route
-from npudiag_tui.core.diagnosis.events import TIER, build_events
+from npudiag_tui.core.diagnosis.events import build_events
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.console import clean
@@ -74,7 +74,7 @@ def _is_causal(ev: ErrorEvent) -> bool:
     if ev.kind == "cann_detail" and ev.codes and all(is_inner_code(c) for c in ev.codes):
         # inner code with real text is still a detail; a bare banner was already a wrapper
         return True
-    return TIER.get(ev.kind, 9) <= 1
+    return ev.kind.tier <= 1
 
 
 STALE_GAP_S = 7200  # longer than HCCL_EXEC_TIMEOUT, so a root error and its victims stay together
@@ -87,7 +87,7 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
     Clusters of errors separated by more than EPISODE_GAP_S are merged backwards into the final
     one while the gap is at most STALE_GAP_S or the clusters share a process.
     """
-    timed = [e for e in events if e.time is not None and TIER.get(e.kind, 9) < 9]
+    timed = [e for e in events if e.time is not None and e.kind.tier < 9]
     if not timed:
         return events
     clusters: list[list[ErrorEvent]] = [[timed[0]]]
@@ -115,16 +115,16 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
 def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     """The earliest causal event; timeouts only when nothing causal precedes them."""
     current = last_episode(events)
-    if any(TIER.get(e.kind, 9) <= 2 for e in current):
+    if any(e.kind.tier <= 2 for e in current):
         events = current
-    ordered = [e for e in events if not e.benign and TIER.get(e.kind, 9) < 9]
+    ordered = [e for e in events if not e.benign and e.kind.tier < 9]
     if not ordered:
         return None
     for tier_limit in (0, 1, 2, 3, 4, 5, 6):
-        pool = [e for e in ordered if TIER.get(e.kind, 9) <= tier_limit and e.secondary != "repeat"]
+        pool = [e for e in ordered if e.kind.tier <= tier_limit and e.secondary != "repeat"]
         if not pool:
             continue
-        strong = [e for e in pool if TIER.get(e.kind, 9) == 0]
+        strong = [e for e in pool if e.kind.tier == 0]
         timeouts = [e for e in ordered if e.kind == "timeout"]
         first = pool[0]
         if tier_limit >= 1 and strong:
@@ -155,7 +155,7 @@ def _link_cascade(events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[E
         if ev is anchor or ev.kind in ("benign", "context"):
             continue
         key = (ev.source_id, ev.rank, _normal(ev.detail or ev.text))
-        if key in seen and TIER.get(ev.kind, 9) <= 2:
+        if key in seen and ev.kind.tier <= 2:
             ev.secondary = "repeat"
             ev.explained_by = seen[key]
         else:
@@ -181,7 +181,7 @@ def _ranks(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent | None)
                    {e.rank for e in events if e.rank is not None})
     first: dict[int, ErrorEvent] = {}
     for ev in events:
-        if ev.rank is None or TIER.get(ev.kind, 9) > 4 or ev.kind == "benign":
+        if ev.rank is None or ev.kind.tier > 4 or ev.kind == "benign":
             continue
         if ev.rank not in first:
             first[ev.rank] = ev
@@ -414,7 +414,7 @@ def diagnose(ws: "Workspace") -> Diagnosis:
     diag.next_actions, diag.missing = plan_actions(situation)
     suspect = anchor.suspect_rank
     if suspect is not None and suspect != anchor.rank:
-        quiet = not any(e.rank == suspect and TIER.get(e.kind, 9) <= 1 for e in events)
+        quiet = not any(e.rank == suspect and e.kind.tier <= 1 for e in events)
         diag.evidence.append(f"The timeouts point at rank {suspect}" +
                              (", which logged no error of its own (it stopped or never connected)." if quiet else "."))
         diag.missing.insert(0, f"Rank {suspect}'s own logs around {format_us(anchor.time) or 'the failure'}: its plog "

@@ -13,14 +13,12 @@ from dataclasses import dataclass
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats.codes import is_inner_code, numeric_codes, string_codes
 from npudiag_tui.core.formats.levels import line_level
-from npudiag_tui.core.formats.plog import parse_plog
+from npudiag_tui.core.formats.plog import PlogLine, parse_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
 from npudiag_tui.core.scan import LineHit
 
-# The tier of each kind (lower = more causal) lives on `EventKind`; this table is its dict view.
-TIER: dict[EventKind, int] = {k: k.tier for k in EventKind}
 K = EventKind
 
 # Known noise at ERROR level, keyed on module and exact phrase, never on a bare word: a filter on
@@ -121,7 +119,7 @@ def _channel_time(idx: FileIndex, line: int, chan: tuple, prefix: str, year_hint
     return None
 
 
-def _plog_kind(p, level: Level) -> EventKind:
+def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     msg = p.message
     if p.mindspore:
         # MindSpore prints what noticed the failure (the task callback, the stream sync, the graph
@@ -290,9 +288,9 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
             gap = hit.line - state.last_line.line if state.last_line.file_id == hit.file_id else -1
             contiguous = seg_no > 0 or gap == 1 or (chan is not None and 0 < gap <= CHANNEL_GAP)
             state.last_line = LineRef(hit.file_id, hit.line)
-            ev = _event_of_line(source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line),
-                                raw if len(segments) > 1 else None, contiguous, state, device_serials, indexes,
-                                year_hint)
+            ev, state.open_block, state.in_traceback = _read_line(
+                source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,
+                contiguous, state, device_serials, indexes, year_hint)
             if ev is not None:
                 events.append(ev)
     _demote_aborts(events)
@@ -313,29 +311,22 @@ class _Channel:
     last_line: LineRef = LineRef(-1, -10)
 
 
-def _event_of_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix, ref: LineRef,
-                   fragment: str | None, contiguous: bool, state: _Channel,
-                   device_serials: dict[str, ErrorEvent], indexes: list[FileIndex], year_hint: int | None
-                   ) -> ErrorEvent | None:
-    """One (sub-)line: the event it starts, or None when it joins the open block or is context."""
-    ev, state.open_block, state.in_traceback = _read_line(
-        source, raw, cleaned, text, pre, ref, fragment, contiguous, state, device_serials, indexes, year_hint)
-    return ev
-
-
 def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix, ref: LineRef,
                fragment: str | None, contiguous: bool, state: _Channel,
                device_serials: dict[str, ErrorEvent], indexes: list[FileIndex], year_hint: int | None
                ) -> tuple[ErrorEvent | None, ErrorEvent | None, bool]:
+    """One (sub-)line of a channel: the event it starts (None when it joins the open block or is
+    context), and the channel's open block and TraceBack state after it."""
     open_block, in_traceback = state.open_block, state.in_traceback
     kind, level, info = classify_line(text, source.stream, pre.level)
-    if pre.level in ("WARNING", "INFO", "DEBUG") and TIER.get(kind, 9) <= 1 and kind not in (
+    if pre.level in ("WARNING", "INFO", "DEBUG") and kind.tier <= 1 and kind not in (
             K.WARNING_CODE, K.IMPORT):
         # a logger WARNING/INFO line is a cause only with a code, an aclError number, device text
         # or a library that failed to load
         if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
             kind, level = K.CONTEXT, Level.parse(pre.level)
     indented = C.is_continuation(text)
+    dump_info = C.DEVICE_DUMP_INFO.match(text)
     if C.CANN_TRACEBACK_RE.match(text):
         in_traceback = True
         state.headless = open_block is None or open_block.kind not in (
@@ -343,13 +334,12 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         if (open_block is not None and open_block.lines[-1].file_id == ref.file_id
                 and 0 < ref.line - open_block.lines[-1].line <= 3):
             contiguous = True  # a block's Possible Cause / Solution lines sit between its head and TraceBack
-    elif not indented and not C.DEVICE_DUMP_INFO.match(text) and not (
+    elif not indented and not dump_info and not (
             contiguous and (_CANN_TAIL.search(text) or "info from device" in text or "error from device" in text
                             or text.startswith("The extend info"))):
         # the block ends at its first line that is not indented; a paste that lost the indent
         # keeps the block's own shapes (the error manager's tail, device exception lines)
         in_traceback = False
-    dump_info = C.DEVICE_DUMP_INFO.match(text)
     if (open_block is not None and contiguous and dump_info and open_block.dump):
         _join_dump(open_block, text, ref, year_hint, source)
         return None, open_block, in_traceback
@@ -361,7 +351,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         (kind == K.DRIVER and bool(_GENERIC_DETAIL.search(open_block.detail)))
         or (kind == K.DEVICE_EXC and dev is not None and not dev.comm_wait
             and not open_block.device_event))
-    serial = info["device"].serial if "device" in info else None
+    serial = dev.serial if dev is not None else None
     # continuation lines join the open block (device exceptions and deeper causes form their own events)
     if open_block is not None and contiguous and indented and kind != K.DEVICE_EXC and not deeper:
         open_block.lines.append(ref)
@@ -509,6 +499,7 @@ def _join_dump(block: ErrorEvent, text: str, ref: LineRef, year_hint: int | None
 
 ABORT_WINDOW_US = 60 * 1_000_000
 ABORT_WINDOW_LINES = 50
+ABORT_LOOKBACK_EVENTS = 200  # bounds the walk back: a storm of crash lines stays linear
 
 
 def _demote_aborts(events: list[ErrorEvent]) -> None:
@@ -517,7 +508,7 @@ def _demote_aborts(events: list[ErrorEvent]) -> None:
     for i, ev in enumerate(events):
         if ev.kind != K.CRASH or ev.text.lstrip().startswith("#"):
             continue
-        for prev in reversed(events[:i]):
+        for prev in reversed(events[max(0, i - ABORT_LOOKBACK_EVENTS):i]):
             if prev.kind.tier > 3 or prev.kind in (K.CRASH, K.ABORT):
                 continue
             near = (prev.ref.file_id == ev.ref.file_id and 0 <= ev.ref.line - prev.ref.line <= ABORT_WINDOW_LINES) or (

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from npudiag_tui.core.diagnosis.events import TIER
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.model import Candidate, ErrorEvent, Level, RankRole
 
@@ -52,7 +51,7 @@ class Explanation:
 
 
 def _tier(ev: ErrorEvent) -> int:
-    return TIER.get(ev.kind, 9)
+    return ev.kind.tier
 
 
 def _is_benign(ev: ErrorEvent) -> bool:

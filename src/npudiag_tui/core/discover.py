@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
-import tarfile
+import shutil
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from npudiag_tui.core.archives import ARCHIVE_ERRORS, ARCHIVE_SUFFIXES, extract_archive
 from npudiag_tui.core.formats.plog import looks_like_plog
 from npudiag_tui.core.formats.timestamps import name_time
 from npudiag_tui.core.model import Source, SourceFile, Stream
@@ -24,7 +23,6 @@ from npudiag_tui.core.model import Source, SourceFile, Stream
 PLOG_NAME = re.compile(r"^plog-(\d+)_(\d{17})\.log$")
 DEVICE_NAME = re.compile(r"^device-(?:app-)?(\d+)_(\d{17})\.log$")
 DEVICE_DIR = re.compile(r"^device-(\d+)$")
-ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar")
 # Files that are clearly not logs; listed as skipped rather than read as console output.
 NOT_LOG_SUFFIXES = {
     ".json", ".yaml", ".yml", ".toml", ".md", ".py", ".pyc", ".sh", ".cfg", ".ini", ".csv",
@@ -32,7 +30,6 @@ NOT_LOG_SUFFIXES = {
     ".bin", ".om", ".onnx", ".safetensors", ".gz", ".xz", ".bz2", ".7z", ".pdf", ".lock",
 }
 SNIFF_BYTES = 64 * 1024
-MAX_ARCHIVE_BYTES = 8 << 30
 
 
 @dataclass
@@ -155,7 +152,7 @@ class _Builder:
         self.out.temp_dirs.append(tmp)
         try:
             refused = extract_archive(path, tmp)
-        except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, ValueError) as exc:
+        except ARCHIVE_ERRORS as exc:
             self.out.problems.append(f"{display}: cannot read archive ({exc})")
             return
         for member in refused:
@@ -225,53 +222,6 @@ def _label(src: Source) -> str:
     if src.run_kind and src.run_kind != "debug":
         bits.append(src.run_kind)
     return " ".join(bits)
-
-
-def _safe_member(name: str) -> bool:
-    if not name or name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
-        return False
-    parts = re.split(r"[\\/]+", name)
-    return ".." not in parts
-
-
-def extract_archive(path: str, dest: str) -> list[str]:
-    """Extract regular files only, refusing traversal, links and devices. Returns refused names."""
-    refused: list[str] = []
-    total = [0]
-
-    def write(name: str, size: int, opener) -> None:
-        total[0] += size
-        if total[0] > MAX_ARCHIVE_BYTES:
-            raise ValueError("archive expands beyond 8 GiB")
-        target = os.path.join(dest, name)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        src = opener()
-        if src is None:
-            return
-        with src, open(target, "wb") as out:
-            shutil.copyfileobj(src, out, 1 << 20)
-
-    if path.lower().endswith(".zip"):
-        with zipfile.ZipFile(path) as zf:
-            for info in zf.infolist():
-                if info.is_dir():
-                    continue
-                if not _safe_member(info.filename):
-                    refused.append(info.filename)
-                    continue
-                write(info.filename, info.file_size, lambda info=info: zf.open(info))
-        return refused
-    with tarfile.open(path, "r:*") as tf:
-        for member in tf:
-            if member.isdir():
-                continue
-            if not _safe_member(member.name):
-                refused.append(member.name)
-                continue
-            if not member.isfile():
-                continue  # links and devices are not followed
-            write(member.name, member.size, lambda member=member: tf.extractfile(member))
-    return refused
 
 
 def discover(paths: list[str], stdout_files: list[str] | None = None) -> Discovery:

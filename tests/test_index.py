@@ -178,7 +178,7 @@ def test_extend_chunk_hook_sees_complete_lines_once(tmp_path):
 
 def test_vanished_file_raises_named_error(tmp_path):
     idx = FileIndex(str(tmp_path / "gone.log"), display="gone.log")
-    with pytest.raises(index_mod.IndexError_) as exc:
+    with pytest.raises(index_mod.UnreadableFile) as exc:
         idx.extend()
     assert "gone.log" in str(exc.value)
 

@@ -89,16 +89,6 @@ def test_position_at_time(tmp_path):
     assert tl.position_at_time(t4 + 1) == texts(ws, tl).index("a5")
 
 
-def test_clock_offset_shifts_a_source(tmp_path):
-    ws = two_plogs(tmp_path)
-    src_b = ws.source_of_file(1) if ws.source_of_file(1).pid == 200 else ws.source_of_file(0)
-    src_b.clock_offset_us = -10_000_000  # b's clock runs 10 s ahead
-    tl = Timeline(ws, [f.file_id for f in ws.files])
-    tl.build()
-    got = texts(ws, tl)
-    assert got[:4] == ["b2", "b3", "b4", "b6"]
-
-
 def test_single_source_is_concat_and_cheap(tmp_path):
     ws = two_plogs(tmp_path)
     tl = Timeline(ws, [0])

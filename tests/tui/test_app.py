@@ -290,18 +290,6 @@ async def test_lines_appended_refreshes_and_follows(tree):
         assert not app.following
 
 
-async def test_palette_lists_every_action(tree):
-    from npudiag_tui.tui.commands import PALETTE
-
-    app = new_app(tree)
-    async with app.run_test(size=(160, 45)) as pilot:
-        await settle(pilot)
-        titles = {c.title for c in app.get_system_commands(app.screen)}
-        for title, _, action in PALETTE:
-            assert title in titles
-            assert callable(getattr(app, f"action_{action}"))
-
-
 async def test_diagnosis_unavailable_is_survivable(tree, monkeypatch):
     from npudiag_tui.core.workspace import Workspace
 

@@ -65,7 +65,7 @@ MAX_PARTIAL_BYTES = 1 << 20
 _NL = re.compile(b"\n")
 
 
-class IndexError_(Exception):
+class UnreadableFile(Exception):
     """A file could not be read; the message names the file and the reason."""
 
 
@@ -117,18 +117,18 @@ class FileIndex:
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except OSError as exc:
-            raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
+            raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
         try:
             st = os.fstat(fd)
             if self.inode is not None and st.st_ino != self.inode:
-                raise IndexError_(f"{self.display}: replaced on disk (rotation)")
+                raise UnreadableFile(f"{self.display}: replaced on disk (rotation)")
             self.inode = st.st_ino
             end = st.st_size if limit is None else min(st.st_size, limit)
             if end < self.indexed:
-                raise IndexError_(f"{self.display}: truncated")
+                raise UnreadableFile(f"{self.display}: truncated")
             return self._consume(fd, end, on_chunk, cancelled, progress)
         except OSError as exc:
-            raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
+            raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
         finally:
             os.close(fd)
 
@@ -245,7 +245,7 @@ class FileIndex:
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except OSError as exc:
-            raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
+            raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
         try:
             return os.pread(fd, length, offset)
         finally:

@@ -36,7 +36,7 @@ Keeping lines (why nothing ever crashes or silently shows wrong text):
 
 Diagnosis: the scan is incremental, so when an error-candidate line (a scan hit) arrives or the
 source set changes, `ws.invalidate()` and `ws.diagnose()` recompute from the accumulated hits.
-When the anchor changes, the previous one goes to `Diagnosis.history` (newest last, short).
+When the anchor changes, the update says from where to where (`LiveUpdate.anchor_message`).
 
 Thread use: `apply` is serialised by a lock and meant for one worker thread; readers on other
 threads only ever `pread` (thread-safe) from a descriptor or a path.
@@ -64,12 +64,11 @@ from npudiag_tui.core.discover import (
 )
 from npudiag_tui.core.formats.plog import looks_like_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, name_time
-from npudiag_tui.core.index import ChunkHook, FileIndex, IndexError_
+from npudiag_tui.core.index import ChunkHook, FileIndex, UnreadableFile
 from npudiag_tui.core.model import Source, SourceFile, Stream
 from npudiag_tui.core.scan import SourceScan
 
 _HEADER = re.compile(r"^\[[A-Z]+\] [A-Za-z0-9_]+\(\d+,[^)]*\):\S+ (?:\[[^\]]*\]\s*)?")
-HISTORY = 5  # earlier anchors kept in Diagnosis.history
 MAX_HELD = 128  # descriptors held on live files
 # names a watcher should report: CANN logs and console logs; directories always pass
 LOG_SUFFIXES = (".log", ".out", ".txt", ".err")
@@ -193,7 +192,7 @@ class LiveFileIndex(FileIndex):
                 got = super().raw_lines(first, count, max_bytes)
                 if len(got) == max(last - max(first, 0), 0):
                     return got
-            except (IndexError, IndexError_):
+            except (IndexError, UnreadableFile):
                 pass
             return [b""] * max(last - max(first, 0), 0)
         return [self.kept.get(i, (b"", -1, True))[0] for i in range(max(first, 0), last)]
@@ -203,7 +202,7 @@ class LiveFileIndex(FileIndex):
             return self.kept.get(i, (b"", -1, True))[0].decode("utf-8", "replace").rstrip("\r")
         try:
             return super().full_line(i)
-        except (IndexError, IndexError_):
+        except (IndexError, UnreadableFile):
             return ""
 
     def line_time(self, i: int) -> tuple[int | None, bool]:
@@ -214,7 +213,7 @@ class LiveFileIndex(FileIndex):
             return got[1], got[2]
         try:
             return super().line_time(i)
-        except (IndexError, IndexError_):
+        except (IndexError, UnreadableFile):
             return None, True
 
     def own_time(self, i: int) -> int | None:
@@ -223,7 +222,7 @@ class LiveFileIndex(FileIndex):
             return got[1] if got is not None and got[1] >= 0 and not got[2] else None
         try:
             return super().own_time(i)
-        except (IndexError, IndexError_):
+        except (IndexError, UnreadableFile):
             return None
 
     # ------------------------------------------------------------ building
@@ -241,10 +240,10 @@ class LiveFileIndex(FileIndex):
             st = os.fstat(fd)
             end = st.st_size if limit is None else min(st.st_size, limit)
             if end < self.indexed:
-                raise IndexError_(f"{self.display}: truncated")
+                raise UnreadableFile(f"{self.display}: truncated")
             return self._consume(fd, end, on_chunk, cancelled, progress)
         except OSError as exc:
-            raise IndexError_(f"{self.display}: {exc.strerror or exc}") from None
+            raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
 
     def still_intact(self) -> bool:
         """The byte before the indexed end is still a newline (cheap rewrite/truncation check)."""
@@ -252,7 +251,7 @@ class LiveFileIndex(FileIndex):
             return True
         try:
             b = self._pread(1, self.indexed - 1) if self.fd is not None else super()._pread(1, self.indexed - 1)
-        except (IndexError_, OSError):
+        except (UnreadableFile, OSError):
             return False
         return b == b"\n"
 
@@ -281,11 +280,6 @@ class LiveUpdate:
         return bool(self.grown or self.new_files or self.closed_files or self.truncated
                     or self.renamed or self.problems or self.rediagnosed)
 
-    @property
-    def touched_files(self) -> tuple[int, ...]:
-        return tuple(sorted(set(self.grown) | set(self.new_files) | set(self.truncated)
-                            | set(self.closed_files) | set(self.renamed)))
-
     def anchor_message(self) -> str:
         if not self.anchor_changed:
             return ""
@@ -306,7 +300,6 @@ class LiveTail:
     def __init__(self, ws, max_held: int = MAX_HELD) -> None:
         self.ws = ws
         self.max_held = max_held
-        self.history: list[str] = []
         self._lock = threading.Lock()
         self._by_path: dict[str, int] = {}
         self._ignored: set[str] = set()
@@ -347,7 +340,6 @@ class LiveTail:
         """Take the current diagnosis as the baseline for anchor-change reports."""
         diag = self.ws.diagnose()
         self._anchor_key, self._anchor_desc = self._anchor_of(diag)
-        diag.history = list(self.history)
 
     def close(self) -> None:
         with self._lock:
@@ -462,7 +454,7 @@ class LiveTail:
             self._hold(fid)
         try:
             n = idx.extend(on_chunk=lambda chunk: scan.feed(fid, chunk))
-        except IndexError_ as exc:
+        except UnreadableFile as exc:
             upd.problems.append(str(exc))
             return
         ws.files[fid].size = idx.size
@@ -705,11 +697,7 @@ class LiveTail:
         if key != self._anchor_key:
             upd.anchor_changed = True
             upd.old_anchor, upd.new_anchor = self._anchor_desc, desc
-            if self._anchor_desc is not None:
-                self.history.append(self._anchor_desc)
-                del self.history[:-HISTORY]
             self._anchor_key, self._anchor_desc = key, desc
-        diag.history = list(self.history)
 
 
 def _display_base(path: str, display: str) -> tuple[str | None, str]:
@@ -734,7 +722,3 @@ def _stat(path: str) -> os.stat_result | None:
     except OSError:
         return None
 
-
-def log_filter_names(name: str) -> bool:
-    """A watcher filter helper: names that may be logs."""
-    return name.lower().endswith(LOG_SUFFIXES)

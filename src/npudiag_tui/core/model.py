@@ -137,7 +137,6 @@ class Source:
     device: int | None = None
     rank: int | None = None
     label: str = ""
-    clock_offset_us: int = 0  # added to every timestamp of this source when aligning
     run_kind: str | None = None  # debug | run | security for CANN layouts
 
 
@@ -153,9 +152,9 @@ class LineRef:
 class ErrorEvent:
     """One error-like happening, possibly spanning several lines (a block, a traceback, a table).
 
-    `time` is the recorded time in µs since the epoch (naive local clock of the log, with the
-    source's clock offset applied); `printed_time` is when the carrying line was printed, which
-    differs from `time` for CANN blocks that carry their own recording stamp.
+    `time` is the recorded time in µs since the epoch (naive local clock of the log);
+    `printed_time` is when the carrying line was printed, which differs from `time` for CANN
+    blocks that carry their own recording stamp.
     """
 
     ref: LineRef
@@ -259,7 +258,6 @@ class Diagnosis:
     missing: list[str] = field(default_factory=list)
     ranks: list[RankRole] = field(default_factory=list)
     compile_stage: str | None = None
-    history: list[str] = field(default_factory=list)  # earlier anchors (live), newest last
     why: str = ""  # one sentence: what made the anchor the anchor
     confidence: str | None = None  # high | medium | low; None when there is no anchor
     confidence_reason: str = ""  # the confidence in words ("the anchor is a timeout and ...")

@@ -8,7 +8,7 @@ per line, 40% of the merge's memory).
 
 Ordering rules:
   * each source's files are chained in rotation order and never reordered among themselves;
-  * a line's key is its own timestamp plus the source's clock offset; a line without an own
+  * a line's key is its own timestamp; a line without an own
     stamp (traceback, table row, wrapped text) inherits the key of its predecessor in the same
     source, so it stays right after it;
   * ties keep (source, file, line) order, so equal stamps never split a multi-line group.
@@ -179,12 +179,9 @@ class Timeline:
         return self._position_of_count(file_id, c)
 
     def time_at(self, i: int) -> int | None:
-        """Aligned time (own or inherited, clock offset applied) of merged position i."""
+        """Time (own or inherited) of merged position i."""
         f, line = self.at(i)
-        t, _ = self.ws.indexes[f].line_time(line)
-        if t is None:
-            return None
-        return t + self.ws.source_of_file(f).clock_offset_us
+        return self.ws.indexes[f].line_time(line)[0]
 
     def position_at_time(self, t: int) -> int:
         """First position whose time is >= t (best effort where a file's clock goes backwards).
@@ -200,10 +197,9 @@ class Timeline:
             for f in self.file_ids:
                 idx = self.ws.indexes[f]
                 count = idx.line_count
-                off = self.ws.source_of_file(f).clock_offset_us
                 last = idx.last_time
-                if count and (last < 0 or last + off >= t or f == self.file_ids[-1]):
-                    return min(base + idx.line_at_time(t - off), n - 1)
+                if count and (last < 0 or last >= t or f == self.file_ids[-1]):
+                    return min(base + idx.line_at_time(t), n - 1)
                 base += count
             return n - 1
         k = bisect_left(self._samples, t)
@@ -222,11 +218,10 @@ class Timeline:
         return min(lo, end, n - 1)
 
     # ------------------------------------------------------------------ building
-    def _key_batches(self, fid: int, start: int, stop: int, src_id: int, offset: int
-                     ) -> Iterator[tuple[int, list[int]]]:
+    def _key_batches(self, fid: int, start: int, stop: int, src_id: int) -> Iterator[tuple[int, list[int]]]:
         """(first, keys) for the file's lines (selected lines in a selection) first, first+1, ...
-        in [start, stop), a few thousand at a time. A line's key is its own stamp plus the
-        source's clock offset, or the key of the line before it in the source."""
+        in [start, stop), a few thousand at a time. A line's key is its own stamp, or the
+        key of the line before it in the source."""
         idx = self.ws.indexes[fid]
         last = self._last_key.get(src_id, _NEG)
         sel = self._sel.get(fid)
@@ -238,7 +233,7 @@ class Timeline:
                     inherited, _ = idx.line_time(sel[j])
                     t = -1 if inherited is None else inherited
                 if t >= 0:
-                    last = t + offset
+                    last = t
                 keys.append(last)
                 if len(keys) >= _KEY_BATCH:
                     self._last_key[src_id] = last
@@ -266,11 +261,11 @@ class Timeline:
                         sec, ms, us = m.group(1, 2, 3)
                         base = seconds.get(sec)
                         if base is not None:
-                            last = base + int(ms + us) + offset
+                            last = base + int(ms + us)
                         else:
                             got = ts6_head_us(m)
                             if got is not None:
-                                last = got + offset
+                                last = got
                     append(last)
                 self._last_key[src_id] = last
                 yield i, keys
@@ -284,7 +279,7 @@ class Timeline:
             if j >= end_j:  # block ran short (partial tail): one line on its own
                 t = idx.own_time(i)
                 if t is not None:
-                    last = t + offset
+                    last = t
                 self._last_key[src_id] = last
                 yield i, [last]
                 i += 1
@@ -292,7 +287,7 @@ class Timeline:
             keys = []
             for t in times[j:end_j]:
                 if t >= 0:
-                    last = t + offset
+                    last = t
                 keys.append(last)
             self._last_key[src_id] = last
             yield i, keys
@@ -323,15 +318,14 @@ class Timeline:
                 yield j, (idx.stamp_of(raws[rel]) if rel < len(raws) else -1)
             k = end_k
 
-    def _source_batches(self, files: list[int], src_id: int, offset: int
-                        ) -> Iterator[tuple[int, int, list[int]]]:
+    def _source_batches(self, files: list[int], src_id: int) -> Iterator[tuple[int, int, list[int]]]:
         """(file_id, first, keys) batches of one source, its files in chain order."""
         for fid in files:
             sel = self._sel.get(fid)
             stop = len(sel) if sel is not None else self.ws.indexes[fid].line_count
             start = self._next[fid]
             if start < stop:
-                for first, keys in self._key_batches(fid, start, stop, src_id, offset):
+                for first, keys in self._key_batches(fid, start, stop, src_id):
                     yield fid, first, keys
 
     def build(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> bool:
@@ -353,7 +347,7 @@ class Timeline:
         for fid in self.file_ids:
             src = self.ws.source_of_file(fid)
             by_source.setdefault(src.source_id, []).append(fid)
-        feeds = [self._source_batches(fids, sid, self.ws.sources[sid].clock_offset_us)
+        feeds = [self._source_batches(fids, sid)
                  for sid, fids in by_source.items()]
         # per source: [feed, file_id, first count, keys, position in keys, running max]
         heads: list[list] = []

@@ -11,7 +11,7 @@ from typing import Any, Callable, NamedTuple
 
 from npudiag_tui.core.discover import Discovery, discover
 from npudiag_tui.core.formats.timestamps import to_us, year_of
-from npudiag_tui.core.index import FileIndex, IndexError_
+from npudiag_tui.core.index import FileIndex, UnreadableFile
 from npudiag_tui.core.model import Source, SourceFile, Stream
 from npudiag_tui.core.scan import SourceScan
 
@@ -46,7 +46,7 @@ def _index_file(job: tuple[int, str, str, bool, int | None, int | None, int],
     scan = SourceScan(Stream(stream), run_log=run_log, rank_bytes=before)
     try:
         idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk), limit=limit, progress=progress)
-    except IndexError_ as exc:
+    except UnreadableFile as exc:
         return file_id, {}, [], [], False, str(exc)
     return file_id, {k: getattr(idx, k) for k in _INDEX_STATE}, scan.hits, scan.rank_lines, scan.has_info, None
 
@@ -338,7 +338,7 @@ class Workspace:
         try:
             return idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk),
                               cancelled=cancelled, progress=progress, limit=limit)
-        except IndexError_ as exc:
+        except UnreadableFile as exc:
             if file_id not in self.failed_files:
                 self.problems.append(str(exc))
             self.failed_files.add(file_id)

@@ -85,33 +85,43 @@ class NpuDiagApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "npudiag-tui"
     ENABLE_COMMAND_PALETTE = True
+    # The one table of keys: `tooltip` is what the key does, in the words the help screen, the
+    # command palette and the README table (tools/keys_table.py) show; a `next_X` binding followed
+    # by `prev_X` with the same words but "previous" is shown as one row.
     BINDINGS = [
-        Binding("e", "next_error", "Err", id="next_error"),
-        Binding("E", "prev_error", "PrevErr", show=False, id="prev_error"),
-        Binding("w", "next_warning", "Warn", id="next_warning"),
-        Binding("W", "prev_warning", "PrevWarn", show=False, id="prev_warning"),
-        Binding("a", "jump_anchor", "Anchor", id="jump_anchor"),
-        Binding("right_square_bracket", "next_cascade", "Cascade", key_display="]", id="next_cascade"),
+        Binding("e", "next_error", "Err", id="next_error", tooltip="next error in the focused pane"),
+        Binding("E", "prev_error", "PrevErr", show=False, id="prev_error",
+                tooltip="previous error in the focused pane"),
+        Binding("w", "next_warning", "Warn", id="next_warning", tooltip="next warning"),
+        Binding("W", "prev_warning", "PrevWarn", show=False, id="prev_warning", tooltip="previous warning"),
+        Binding("a", "jump_anchor", "Anchor", id="jump_anchor", tooltip="jump to the anchored first causal error"),
+        Binding("right_square_bracket", "next_cascade", "Cascade", key_display="]", id="next_cascade",
+                tooltip="next cascade member"),
         Binding("left_square_bracket", "prev_cascade", "PrevCascade", show=False, key_display="[",
-                id="prev_cascade"),
-        Binding("o", "next_candidate", "Candidates", id="next_candidate"),
-        Binding("O", "prev_candidate", "PrevCandidate", show=False, id="prev_candidate"),
-        Binding("slash", "search", "Search", key_display="/", id="search"),
-        Binding("n", "next_hit", "Next hit", show=False, id="next_hit"),
-        Binding("N", "prev_hit", "Prev hit", show=False, id="prev_hit"),
-        Binding("f", "filter", "Filter", id="filter"),
-        Binding("F", "clear_filters", "Clear filters", show=False, id="clear_filters"),
-        Binding("r", "choose_ranks", "Ranks", id="choose_ranks"),
-        Binding("m", "toggle_merged", "Merge", id="toggle_merged"),
-        Binding("v", "toggle_layout", "Layout", id="toggle_layout"),
-        Binding("p", "toggle_panel", "Panel", show=False, id="toggle_panel"),
-        Binding("c", "focus_cascade", "Cascade list", show=False, id="focus_cascade"),
-        Binding("t", "toggle_follow", "Follow", id="toggle_follow"),
-        Binding("tab", "next_pane", "Pane", show=False, id="next_pane"),
-        Binding("shift+tab", "prev_pane", "Prev pane", show=False, id="prev_pane"),
-        Binding("y", "copy_line", "Copy", show=False, id="copy_line"),
-        Binding("question_mark", "help", "Help", key_display="?", id="help"),
-        Binding("q", "quit", "Quit", id="quit"),
+                id="prev_cascade", tooltip="previous cascade member"),
+        Binding("o", "next_candidate", "Candidates", id="next_candidate",
+                tooltip="next candidate: a line that lost to the anchor, and why"),
+        Binding("O", "prev_candidate", "PrevCandidate", show=False, id="prev_candidate",
+                tooltip="previous candidate: a line that lost to the anchor, and why"),
+        Binding("slash", "search", "Search", key_display="/", id="search",
+                tooltip="search all panes (regex if valid, else literal; case-insensitive)"),
+        Binding("n", "next_hit", "Next hit", show=False, id="next_hit", tooltip="next search hit"),
+        Binding("N", "prev_hit", "Prev hit", show=False, id="prev_hit", tooltip="previous search hit"),
+        Binding("f", "filter", "Filter", id="filter", tooltip="filters: level, stream, rank, module, regex"),
+        Binding("F", "clear_filters", "Clear filters", show=False, id="clear_filters", tooltip="clear all filters"),
+        Binding("r", "choose_ranks", "Ranks", id="choose_ranks", tooltip="choose the rank(s) shown"),
+        Binding("m", "toggle_merged", "Merge", id="toggle_merged", tooltip="merged single timeline / split panes"),
+        Binding("v", "toggle_layout", "Layout", id="toggle_layout", tooltip="panes side by side / stacked"),
+        Binding("p", "toggle_panel", "Panel", show=False, id="toggle_panel", tooltip="show / hide the side panel"),
+        Binding("c", "focus_cascade", "Cascade list", show=False, id="focus_cascade",
+                tooltip="focus the cascade list (enter jumps)"),
+        Binding("t", "toggle_follow", "Follow", id="toggle_follow", tooltip="follow (live tail) on / off"),
+        Binding("tab", "next_pane", "Pane", show=False, id="next_pane", tooltip="next pane"),
+        Binding("shift+tab", "prev_pane", "Prev pane", show=False, id="prev_pane", tooltip="previous pane"),
+        Binding("y", "copy_line", "Copy", show=False, id="copy_line", tooltip="copy the current line"),
+        Binding("question_mark", "help", "Help", key_display="?", id="help", tooltip="help: every key"),
+        Binding("q", "quit", "Quit", id="quit", tooltip="quit"),
+        # works only while the search bar is open, so it is no key of the help
         Binding("escape", "close_search", "Close search", show=False),
     ]
 
@@ -180,8 +190,9 @@ class NpuDiagApp(App[int]):
                        markup=markup)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield from palette_commands(self)
+        builtin = list(super().get_system_commands(screen))
+        yield from builtin
+        yield from palette_commands(self, builtin)
 
     def on_mount(self) -> None:
         # Workers run pure-Python loops (merge, scans); with the default 5 ms GIL switch

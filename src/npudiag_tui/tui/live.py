@@ -32,6 +32,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from npudiag_tui.core.live import LOG_SUFFIXES, LiveTail, LiveUpdate
+from npudiag_tui.tui.messages import DiagnosisReady
 
 DEBOUNCE_MS = 150
 STEP_MS = 40
@@ -232,12 +233,7 @@ class LiveWatcher(Widget):
             if hook is not None:
                 hook(tuple(sorted(set(upd.grown) | set(upd.new_files))))
         if upd.rediagnosed and upd.diagnosis is not None:
-            try:
-                from npudiag_tui.tui.messages import DiagnosisReady
-
-                app.post_message(DiagnosisReady(upd.diagnosis))
-            except ImportError:
-                pass
+            app.post_message(DiagnosisReady(upd.diagnosis))
         if upd.anchor_changed:
             app.notify(upd.anchor_message(), title="Anchor changed", severity="warning", markup=False, timeout=8)
         for p in upd.problems:

@@ -370,7 +370,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         own = _own_time(cleaned[: len(cleaned) - len(text)], year_hint) if len(cleaned) > len(text) else None
     from_block = deeper and open_block is not None and own is None
     if from_block:
-        t, inherited = open_block.time, True  # the block's time (offset applied): recorded with the block
+        t, inherited = open_block.time, True  # the block's time: recorded with the block
     elif own is not None:
         t, inherited = own, False
     else:
@@ -392,7 +392,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     ev = ErrorEvent(
         ref=ref, source_id=source.source_id, stream=source.stream, text=raw,
         level=line_level(raw, source.stream),  # the level the panes show (formats.levels)
-        time=t if t is None or from_block else t + source.clock_offset_us,
+        time=t,
         printed_time=t, time_inherited=inherited, kind=kind,
         codes=string_codes(text), numeric=numeric, module=info.get("module"),
         pid=pre.pid if pre.pid is not None else (info.get("pid") or source.pid),
@@ -492,7 +492,7 @@ def _join_dump(block: ErrorEvent, text: str, ref: LineRef, year_hint: int | None
     elif stripped.startswith("Other info"):
         t = ts6_to_us(stripped)
         if t is not None and (block.time is None or block.time_inherited):
-            block.time = t + source.clock_offset_us
+            block.time = t
             block.printed_time = t
             block.time_inherited = False
 

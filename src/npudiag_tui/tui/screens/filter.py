@@ -1,4 +1,4 @@
-"""Filter dialog: level, streams, ranks, module and a regex; combine them, or clear."""
+"""Filter dialog: level, hidden panes, ranks, module and a regex; combine them, or clear."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ class FilterSpec:
     """What the panes show. Empty means everything."""
 
     min_level: int = 0
-    streams: frozenset[str] = frozenset()  # pane keys hidden when not in it; empty = all
     ranks: frozenset[int] | None = None
     module: str = ""
     regex: str = ""

@@ -123,7 +123,6 @@ class LogView(ScrollView, can_focus=True):
         self._want: tuple[tuple[int, int] | None, int | None] | None = None
         self.anchor_refs: frozenset[tuple[int, int]] = frozenset()
         self.search_re: re.Pattern[str] | None = None
-        self.search_hits: dict[int, Any] | None = None  # file_id -> sorted lines (from the app)
         # a few screens' worth: a rendered Strip carries segments and its own caches (several
         # KB), and five panes with 2048 each held tens of MB on a large tree
         self._texts = _LRU(2048)
@@ -330,7 +329,6 @@ class LogView(ScrollView, can_focus=True):
         if t is None:
             parts.append(" " * 16, style_g)
         else:
-            t += self.ws.source_of_file(fid).clock_offset_us
             parts.append(_clock(t) + " ", self.get_component_rich_style("log-view--inherited", partial=True)
                          if inherited else style_g)
         return parts
@@ -355,9 +353,7 @@ class LogView(ScrollView, can_focus=True):
         if anchor:
             text.stylize(self.get_component_rich_style("log-view--anchor", partial=True))
         if self.search_re is not None:
-            hits = self.search_hits
-            if hits is None or ref[0] in hits:
-                text.highlight_regex(self.search_re, self.get_component_rich_style("log-view--match", partial=True))
+            text.highlight_regex(self.search_re, self.get_component_rich_style("log-view--match", partial=True))
         if text.cell_len > self._max_width:
             self._max_width = min(text.cell_len, 4000)
             self.call_after_refresh(self.refresh_count)

@@ -11,6 +11,18 @@ CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
+@pytest.fixture(autouse=True)
+def no_installed_cann(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests see the built-in registry and their own paths only, also on a machine with CANN
+    installed: no ASCEND_* variable (log paths, registry homes) and no /usr/local/Ascend."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("ASCEND_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("NPUDIAG_CANN_ROOTS", "")
+
+
 def case_dirs() -> list[Path]:
     if not CASES.is_dir():
         return []

@@ -31,15 +31,18 @@ def run(capsys, argv):
 
 
 def check_clean(code, out, err, name):
-    """exit 0 with a JSON report, or exit 2 with one line naming the file."""
-    if code == 2:
-        lines = [ln for ln in err.splitlines() if ln.strip()]
-        assert len(lines) == 1 and name in lines[0], err
-        return None
+    """Exit 0 with a JSON report; whatever went wrong with an input is one line naming it."""
     assert code == 0, (code, err)
     rep = json.loads(out)
     assert rep["schema"] == "npudiag-report/1"
     return rep
+
+
+def check_refused(code, out, err, name, reason):
+    """Exit 2, nothing on stdout, and one line on stderr naming the input and the reason."""
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and out == "", (code, err)
+    assert len(lines) == 1 and name in lines[0] and reason in lines[0], err
 
 
 def assert_wc(rep, files):
@@ -158,10 +161,10 @@ def test_odd_files(capsys, tmp_path, kind):
     elif kind == "truncated":
         p.write_bytes(PLOG.encode() * 2 + PLOG.encode()[:40])
     code, out, err = run(capsys, [str(p), "--report", "json"])
-    rep = check_clean(code, out, err, name)
     if kind == "binary":
-        return  # either skipped with a problem line or read as text: never a crash
-    assert rep is not None, err
+        check_refused(code, out, err, name, "binary")
+        return
+    rep = check_clean(code, out, err, name)
     assert_wc(rep, {name: p})
     if kind in ("crlf", "truncated"):
         assert rep["anchor"] is not None
@@ -208,7 +211,8 @@ def test_corrupt_bundle(capsys, tmp_path):
     bundle = tmp_path / "broken.tar.gz"
     bundle.write_bytes(b"\x1f\x8b\x08\x00garbage" * 10)
     code, out, err = run(capsys, [str(bundle), "--report", "json"])
-    assert code in (0, 2)
+    assert code == 2, "the only input holds no readable log: a usage error, not an empty report"
+    assert out == ""
     assert "broken.tar.gz" in err
     assert len([ln for ln in err.splitlines() if "broken.tar.gz" in ln]) == 1
 
@@ -226,12 +230,14 @@ def test_control_sequences_do_not_break_reports(capsys, tmp_path, fmt):
 def test_subprocess_no_traceback(tmp_path):
     p = tmp_path / "nul.log"
     p.write_bytes(b"\x00\xff\xfe RuntimeError\n")
-    for argv in ([str(tmp_path / "missing")], [str(p)], ["--stdout", str(p)]):
+    # a missing path is a usage error; a few NUL bytes do not make a log binary, as a file or
+    # as console output
+    for argv, expected in (([str(tmp_path / "missing")], 2), ([str(p)], 0), (["--stdout", str(p)], 0)):
         r = subprocess.run([sys.executable, "-m", "npudiag_tui", *argv, "--report", "json"],
                            capture_output=True, text=True, timeout=120)
         assert "Traceback" not in r.stderr
-        assert r.returncode in (0, 2)
-        if r.returncode == 2:
-            assert len(r.stderr.strip().splitlines()) == 1
+        assert r.returncode == expected, (argv, r.stderr)
+        if expected == 2:
+            assert len(r.stderr.strip().splitlines()) == 1 and "missing" in r.stderr
         else:
-            json.loads(r.stdout)
+            assert json.loads(r.stdout)["inputs"][0]["path"] == "nul.log"

@@ -31,6 +31,16 @@ PLACEHOLDER_RE = re.compile(r"%(?:ll|l|z)?[sdu]")
 _NA = {"", "n/a", "na", "none", "null"}
 
 
+def installed_roots(env: Mapping[str, str]) -> list[str]:
+    """Where an installed CANN keeps its registries: `/usr/local/Ascend`, or the folders in
+    $NPUDIAG_CANN_ROOTS (`os.pathsep`-separated; empty means none), so that a run, or a test
+    suite, can ignore the machine's install."""
+    chosen = env.get("NPUDIAG_CANN_ROOTS")
+    if chosen is None:
+        return ["/usr/local/Ascend"]
+    return [p for p in chosen.split(os.pathsep) if p]
+
+
 @dataclass
 class RegistryEntry:
     """One code: verbatim facts plus product guidance (or the local registry's suggestion)."""
@@ -254,7 +264,7 @@ class Registry:
         reg = cls({code: replace(e) for code, e in _builtin().items()})
         if not reg._entries:
             reg.warnings.append(f"{DATA_DIR / 'builtin_registry.json'}: built-in registry missing or unreadable")
-        roots = list(search_roots) if search_roots is not None else ["/usr/local/Ascend"]
+        roots = list(search_roots) if search_roots is not None else installed_roots(env)
         roots += [env.get("ASCEND_TOOLKIT_HOME") or "", env.get("ASCEND_HOME_PATH") or ""]
         seen: set[str] = set()
         for path in reg._discover(roots):

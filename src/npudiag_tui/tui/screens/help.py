@@ -1,6 +1,8 @@
-"""Help screen: every key, generated from one table so it cannot drift from the bindings."""
+"""Help screen: every key, generated from the app's bindings so it cannot drift from them."""
 
 from __future__ import annotations
+
+import textwrap
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,29 +11,17 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS: list[tuple[str, str]] = [
-    ("e / E", "next / previous error in the focused pane"),
-    ("w / W", "next / previous warning"),
-    ("a", "jump to the anchored first causal error"),
-    ("] / [", "next / previous cascade member"),
-    ("o / O", "next / previous candidate: a line that lost to the anchor, and why"),
-    ("/", "search (regex if valid, else literal; case-insensitive)"),
-    ("n / N", "next / previous search hit"),
-    ("f", "filters: level, stream, rank, module, regex"),
-    ("F", "clear all filters"),
-    ("r", "choose the rank(s) shown"),
-    ("m", "merged single timeline / split panes"),
-    ("v", "panes side by side / stacked"),
-    ("p", "show / hide the side panel"),
-    ("c", "focus the cascade list (enter jumps)"),
-    ("t", "follow (live tail) on / off"),
-    ("tab / shift+tab", "next / previous pane"),
-    ("y", "copy the current line"),
-    ("j k up down", "move the cursor; pgup/pgdn, g/G home/end, h/l scroll sideways"),
-    ("ctrl+p", "command palette (every action)"),
-    ("?", "this help"),
-    ("q", "quit"),
-]
+from npudiag_tui.tui.keys import PANE_KEYS, key_rows
+
+
+KEY_WIDTH = 16
+# the box is 76 cells; less border, padding, the key column and room for a scrollbar
+WORDS_WIDTH = 76 - 4 - (KEY_WIDTH + 2) - 2
+
+
+def help_rows(bindings: list[Binding]) -> list[tuple[str, str]]:
+    """(keys, what they do) in the order shown: the app's bindings, then the pane keys."""
+    return [(" / ".join(row.keys), row.does) for row in key_rows(bindings)] + PANE_KEYS
 
 
 class HelpScreen(ModalScreen[None]):
@@ -47,9 +37,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         text = Text()
         text.append("npudiag-tui keys\n\n", "bold")
-        for key, what in KEYS:
-            text.append(f"{key:>16}  ", "bold cyan")
-            text.append(what + "\n")
+        for keys, what in help_rows(self.app.BINDINGS):
+            text.append(f"{keys:>{KEY_WIDTH}}  ", "bold cyan")
+            # wrapped under its own column, so the key column stays clear
+            text.append(textwrap.fill(what, WORDS_WIDTH, subsequent_indent=" " * (KEY_WIDTH + 2)) + "\n")
         text.append("\nPanes are aligned on one timeline: moving the cursor in one brings the others to "
                     "the same moment. The anchor line is marked '!' and highlighted in every pane.", "dim")
         with VerticalScroll():

@@ -225,3 +225,41 @@ def test_g3_c10_month_day_is_unpadded_and_good_to_the_second():
     st = find_stamp("[E1212 07:22:09.5 socket.cpp:1] x", 2025)
     assert format_us(st.us).startswith("2025-12-12T07:22:09")
     assert find_stamp("[W1341 07:22:09.5 a.cpp:1] x", 2025) is None  # month 13 is no date
+
+
+def test_traceback_source_lines_logged_at_error_are_context(tmp_path):
+    """vLLM workers log a caught traceback line by line at ERROR: the indented source line above
+    the exception is not an error of its own, so the lone wrapper that names the call is the anchor."""
+    prefix = "(Worker rank=1 pid=31) ERROR 03-11 10:00:05 [executor.py:9] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        prefix + "    dist.barrier(group).wait()\n"
+        + prefix + "RuntimeError: make:x.cpp:148 HCCL function error: HcclCommInitRootInfo(n, &info, r, &c), "
+        "error code is 2\n"
+        + prefix + "[ERROR] 2026-03-11-10:00:05 (PID:31, Device:1, RankID:-1) ERR02200 DIST call hccl api failed.\n"})
+    assert "HCCL function error: HcclCommInitRootInfo" in anchor_text(ws, d)
+    assert d.category == "communication"
+
+
+def test_lookalike_indented_error_logged_at_error_stays_an_error(tmp_path):
+    prefix = "(Worker rank=1 pid=31) ERROR 03-11 10:00:05 [executor.py:9] "
+    ws, d = diagnose(tmp_path, {"serve.log": prefix + "    load of weights failed: shard 3 missing\n"})
+    assert "load of weights failed" in anchor_text(ws, d)
+
+
+def test_operator_source_file_routes_an_inner_coded_detail_to_operator(tmp_path):
+    """An inner code says "failed internally"; the error manager's [FILE:] shows the operator's
+    tiling or shape-inference code refused its inputs."""
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 50] 2026-03-11-10:00:01.000.100 head dim is 96, but only 64 and 128 are allowed."
+        "[FUNC:CheckHead][FILE:flash_attn_score_tiling.cpp][LINE:77]\n"})
+    assert "head dim is 96" in anchor_text(ws, d)
+    assert d.category == "operator"
+
+
+def test_lookalike_runtime_source_file_does_not_route_to_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 50] 2026-03-11-10:00:01.000.100 head dim is 96, but only 64 and 128 are allowed."
+        "[FUNC:Launch][FILE:kernel_launch.cc][LINE:77]\n"})
+    assert d.category != "operator"

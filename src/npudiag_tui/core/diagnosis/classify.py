@@ -65,6 +65,9 @@ _COMM_TEXT = re.compile(
     r"CommInit\w*|[Cc]ollective"
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
+# The error manager names the source file that raised the message: an operator's tiling or
+# shape-inference code says the operator refused its inputs, whatever inner code wraps it.
+_OP_SOURCE = re.compile(r"\[FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc)\]", re.I)
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|SIGSEGV|core dumped|SIGABRT")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
@@ -224,6 +227,9 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 if cat == "operator" and _MEM_TEXT.search(body):
                     return "memory"
                 return cat
+    for ev in [anchor, *group]:
+        if _OP_SOURCE.search(ev.text):
+            return "operator"
     if anchor.module == "DRV":
         return "environment"
     if anchor.module == "PRE_ACT":  # MindSpore's device memory pre-allocator

@@ -156,6 +156,9 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     return K.PLOG
 
 
+_ERROR_WORDS = re.compile(r"(?i:error|fail|exception|abort|fatal|timeout|timed out|invalid)|ERR\d|\bE[0-9A-Z]\d{4}\b")
+
+
 def classify_line(text: str, stream: Stream, logger_level: str | None = None) -> tuple[EventKind, Level, dict]:
     """(kind, level, extras) for one cleaned, prefix-stripped line; `logger_level` is the level
     word of the logger prefix that was stripped, if any."""
@@ -244,6 +247,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CONTEXT, Level.WARNING, info
     if _PEER_WAIT.search(stripped):
         return K.TIMEOUT, Level.ERROR, info
+    if logger_level in ("ERROR", "CRITICAL") and text[:1].isspace() and not _ERROR_WORDS.search(stripped):
+        # loggers that print a caught traceback line by line at ERROR (vLLM workers) also print
+        # its indented source lines and caret rows: the level is the logger's, not the line's
+        return K.CONTEXT, Level.ERROR, info
     if (logger_level in ("ERROR", "CRITICAL") or _INVALID_SETTING.match(stripped)
             or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED", stripped)):
         codes = string_codes(stripped)

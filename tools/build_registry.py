@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
-"""Build the built-in registry data shipped with npudiag-tui.
+"""Build the built-in registry data shipped with npudiag-tui (src/npudiag_tui/core/registry/data).
 
-Why a build step: the fact tables under ../shared/reference are not shipped; the app must work offline
-from files inside the package. Facts (codes, families, titles, templates, arglists, names) are copied
-verbatim; every guidance sentence below is the product's own wording, hand-written for the codes that
-matter in PyTorch / vLLM / MindSpore jobs and composed from family + title advice for the rest.
+Why a build step: the app must work offline from files inside the package. The facts (codes,
+families, titles, templates, arglists, numeric names) are copied verbatim from a reference fact
+table; every guidance sentence is the product's own wording, hand-written below for the codes
+that matter in PyTorch / vLLM / MindSpore jobs and composed from family + title rules for the rest.
 
-Usage: python -m npudiag_tui.core.registry.build [REFERENCE_DIR]   (default ../shared/reference)
+The facts come from REFERENCE_DIR (registry_facts.json, numeric_codes.json) when given. That fact
+table is not in the repository; the shipped data holds every fact the build reads, verbatim, so
+without REFERENCE_DIR the facts are read back from the shipped data. That is how to change the
+guidance in a plain clone: edit the tables below, run this, commit the data.
+
+Usage: .venv/bin/python tools/build_registry.py [REFERENCE_DIR] [--check]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[4]  # the repository (src/npudiag_tui/core/registry/)
-OUT_DIR = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parents[1]  # the repository (tools/)
+OUT_DIR = ROOT / "src" / "npudiag_tui" / "core" / "registry" / "data"
+REGISTRY_FILE = "builtin_registry.json"
+NUMERIC_FILE = "numeric_codes.json"
 
 # ---------------------------------------------------------------------------------------------
 # Hand-written guidance: code -> (possible cause, solution). Product wording.
@@ -560,7 +568,7 @@ PLACEHOLDER = re.compile(r"%(?:ll|l|z)?[sdu]")
 
 def component(code: str) -> str:
     """Short component name, from the same table the app uses (registry.codes)."""
-    if str(ROOT / "src") not in sys.path:
+    if str(ROOT / "src") not in sys.path:  # runs without installing the package too
         sys.path.insert(0, str(ROOT / "src"))
     from npudiag_tui.core.registry.codes import component_of
 
@@ -625,7 +633,7 @@ def arglist(raw: str | None) -> list[str]:
     return [a.strip() for a in raw.split(",") if a.strip()]
 
 
-def build_registry(facts: list[dict]) -> dict:
+def build_registry(facts: list[dict], say=print) -> dict:
     entries: dict[str, dict] = {}
     hand = 0
     for f in facts:
@@ -664,7 +672,7 @@ def build_registry(facts: list[dict]) -> dict:
     missing = sorted(set(GUIDANCE) - set(entries))
     if missing:
         raise SystemExit(f"guidance for unknown codes: {missing}")
-    print(f"registry: {len(entries)} codes, {hand} with hand-written guidance")
+    say(f"registry: {len(entries)} codes, {hand} with hand-written guidance")
     return {"schema": "npudiag-registry/1", "codes": entries}
 
 
@@ -773,7 +781,7 @@ def numeric_meaning(domain: str, value: int, name: str) -> str:
     return words
 
 
-def build_numeric(rows: list[dict]) -> dict:
+def build_numeric(rows: list[dict], say=print) -> dict:
     out: list[dict] = []
     seen: set[tuple[str, int]] = set()
     for r in rows:
@@ -791,20 +799,66 @@ def build_numeric(rows: list[dict]) -> dict:
             continue
         seen.add(key)
         out.append({"value": value, "name": r["name"], "domain": domain, "meaning": meaning})
-    print(f"numeric: {len(out)} codes")
+    say(f"numeric: {len(out)} codes")
     return {"schema": "npudiag-numeric/1", "codes": out}
 
 
-def main(argv: list[str]) -> int:
-    ref = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "reference"
-    facts = json.loads((ref / "registry_facts.json").read_text(encoding="utf-8"))
-    numeric = json.loads((ref / "numeric_codes.json").read_text(encoding="utf-8"))
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
-    for name, data in (("builtin_registry.json", build_registry(facts)),
-                       ("numeric_codes.json", build_numeric(numeric))):
-        (OUT_DIR / name).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+# ---------------------------------------------------------------------------------------------
+# Facts read back from the shipped data (the fact table itself is not in the repository)
+# ---------------------------------------------------------------------------------------------
+_RAW_DOMAIN = {"acl": "aclError", "aclnn": "aclnnStatus", "hccl": "HcclResult", "torch_npu": "torch_npu"}
+
+
+def facts_from_shipped(registry: dict) -> list[dict]:
+    """The fact rows `build_registry` reads, recovered from a built registry (verbatim copies)."""
+    return [{
+        "code": e["code"], "family": e["family"], "title": e["title"], "template": e["template"],
+        "arglist": ",".join(e["arglist"]),
+        "template_variants": [{"template": v["template"], "arglist": ",".join(v["arglist"])} for v in e["variants"]],
+        "is_inner_code": e["is_inner"],
+    } for e in registry["codes"].values()]
+
+
+def numeric_rows_from_shipped(numeric: dict) -> list[dict]:
+    """The rows `build_numeric` reads, recovered from built numeric data (aliases were dropped
+    by the build and change nothing when absent)."""
+    return [{
+        "domain": _RAW_DOMAIN[c["domain"]], "name": c["name"],
+        "value": f"ERR{c['value']:05d}" if c["domain"] == "torch_npu" else c["value"],
+    } for c in numeric["codes"]]
+
+
+def _text(data: dict) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def build(reference: Path | None, say=print) -> dict[str, str]:
+    """File name -> the text the build writes, from REFERENCE_DIR or the shipped facts."""
+    if reference is None:
+        facts = facts_from_shipped(json.loads((OUT_DIR / REGISTRY_FILE).read_text(encoding="utf-8")))
+        rows = numeric_rows_from_shipped(json.loads((OUT_DIR / NUMERIC_FILE).read_text(encoding="utf-8")))
+    else:
+        facts = json.loads((reference / "registry_facts.json").read_text(encoding="utf-8"))
+        rows = json.loads((reference / "numeric_codes.json").read_text(encoding="utf-8"))
+    return {REGISTRY_FILE: _text(build_registry(facts, say)), NUMERIC_FILE: _text(build_numeric(rows, say))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the built-in registry data shipped with npudiag-tui.")
+    parser.add_argument("reference", nargs="?", type=Path,
+                        help="folder with registry_facts.json and numeric_codes.json (default: the shipped facts)")
+    parser.add_argument("--check", action="store_true", help="only say whether the shipped data is what this builds")
+    args = parser.parse_args(argv)
+    built = build(args.reference)
+    stale = [name for name, text in built.items() if (OUT_DIR / name).read_text(encoding="utf-8") != text]
+    if args.check:
+        for name in stale:
+            print(f"{OUT_DIR / name}: not what tools/build_registry.py builds", file=sys.stderr)
+        return 1 if stale else 0
+    for name in stale:
+        (OUT_DIR / name).write_text(built[name], encoding="utf-8")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv))
+    raise SystemExit(main())

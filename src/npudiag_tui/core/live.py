@@ -65,7 +65,7 @@ from npudiag_tui.core.discover import (
 from npudiag_tui.core.formats.plog import looks_like_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, name_time
 from npudiag_tui.core.index import ChunkHook, FileIndex, UnreadableFile
-from npudiag_tui.core.model import Source, SourceFile, Stream
+from npudiag_tui.core.model import Diagnosis, Source, SourceFile, Stream
 from npudiag_tui.core.scan import SourceScan
 
 _HEADER = re.compile(r"^\[[A-Z]+\] [A-Za-z0-9_]+\(\d+,[^)]*\):\S+ (?:\[[^\]]*\]\s*)?")
@@ -273,7 +273,7 @@ class LiveUpdate:
     anchor_changed: bool = False
     old_anchor: str | None = None
     new_anchor: str | None = None
-    diagnosis: object | None = None  # the Diagnosis when re-diagnosed
+    diagnosis: Diagnosis | None = None  # when re-diagnosed
 
     @property
     def changed(self) -> bool:
@@ -668,8 +668,8 @@ class LiveTail:
         return src
 
     # ------------------------------------------------------------ diagnosis
-    def _anchor_of(self, diag) -> tuple[tuple | None, str | None]:
-        a = getattr(diag, "anchor", None)
+    def _anchor_of(self, diag: Diagnosis) -> tuple[tuple | None, str | None]:
+        a = diag.anchor
         if a is None:
             return None, None
         from npudiag_tui.core.diagnosis.engine import anchor_ref

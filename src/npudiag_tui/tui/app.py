@@ -8,6 +8,7 @@ cancellation, so keys work meanwhile.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import importlib
 import re
@@ -30,7 +31,7 @@ from npudiag_tui.core.formats.console import console_rank
 from npudiag_tui.core.formats.levels import line_level, prefilter
 from npudiag_tui.core.formats.text import visible
 from npudiag_tui.core.formats.timestamps import format_us
-from npudiag_tui.core.model import Level, Stream
+from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent, Level, LineRef, Stream
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
 from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.commands import palette_commands
@@ -60,14 +61,6 @@ _STREAM_PANE = {Stream.STDOUT: "console", Stream.PLOG: "plog", Stream.DEVICE: "d
 HCCL_RE = re.compile(rb"\n\[[A-Z]+\] (?:HCC[LP]\(|OP\([^\n]*Hccl)")
 _MODULE_STR = re.compile(r"^\[[A-Z]+\] ([A-Z][A-Z0-9_]*)\(")
 _EVERY_LINE = re.compile(rb"\n")
-
-
-class LineRefLike:
-    """(file_id, line) with LineRef's attribute names, for positions that come from a view."""
-
-    def __init__(self, file_id: int, line: int) -> None:
-        self.file_id = file_id
-        self.line = line
 
 
 def _compile_search(term: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
@@ -137,7 +130,7 @@ class NpuDiagApp(App[int]):
         self.layout_mode = layout
         self.side_panel_default = side_panel
         self.spec = FilterSpec()
-        self.diagnosis: Any = None
+        self.diagnosis: Diagnosis | None = None
         self.diagnosis_error: str | None = None
         self.indexed = False
         self.merged_mode = False
@@ -146,9 +139,9 @@ class NpuDiagApp(App[int]):
         self.generation = 0
         self.search_generation = 0
         self.search_term = ""
-        self.search_matches: dict[int, Any] | None = None
+        self.search_matches: dict[int, array] | None = None  # file_id -> matching lines
         self._merged_generation = -1
-        self._hit_levels: list[tuple[int, int, int]] | None = None
+        self._scan_marks: list[tuple[int, int, int]] | None = None  # level marks from the engine's scan
         self._pending_anchor_jump = True
         self._pending_sources = 0
         self._input_until = 0.0
@@ -229,10 +222,8 @@ class NpuDiagApp(App[int]):
 
     def _start_live(self) -> None:
         """Mount the live tail (tui.live) when following was asked for at start."""
-        try:
-            from npudiag_tui.tui.live import LiveWatcher
-        except ImportError:  # the live tail is optional
-            return
+        from npudiag_tui.tui.live import LiveWatcher
+
         if not self.query(LiveWatcher):
             self.mount(LiveWatcher(self.ws))
 
@@ -335,8 +326,8 @@ class NpuDiagApp(App[int]):
         return (0 if size < (64 << 20) else 1, 0 if self._needs_selection(pane) else 1, size)
 
     # ------------------------------------------------------------------ workers
-    def _yield_to_ui(self, worker: Worker) -> bool:
-        """Cancellation check that also pauses background work while the user is typing.
+    def _should_stop(self, worker: Worker) -> bool:
+        """Whether the worker was cancelled; first waits while the user is typing.
 
         Workers run pure-Python loops that hold the GIL; a key press needs the UI thread for
         many short turns, so with busy workers it took seconds. Each worker calls this between
@@ -370,7 +361,7 @@ class NpuDiagApp(App[int]):
         except Exception:  # the diagnosis reports its own failures later
             pass
         # worker processes keep the GIL-bound index pass off the UI's interpreter
-        self.ws.index(progress=progress, cancelled=lambda: self._yield_to_ui(worker), processes=True)
+        self.ws.index(progress=progress, cancelled=lambda: self._should_stop(worker), processes=True)
         if worker.is_cancelled:
             return
         # Diagnose here, before telling the UI: the two messages then arrive together and the
@@ -383,9 +374,7 @@ class NpuDiagApp(App[int]):
     def _diagnose(self) -> DiagnosisReady:
         try:
             return DiagnosisReady(self.ws.diagnose())
-        except ImportError as exc:
-            return DiagnosisReady(None, f"diagnosis unavailable ({exc})")
-        except Exception as exc:  # the engine is young: keep the explorer usable
+        except Exception as exc:  # a bug in one rule must not take the logs away: say it, keep the panes
             return DiagnosisReady(None, f"diagnosis failed: {exc!r}")
 
     @work(thread=True, exclusive=True, group="sources", exit_on_error=False, name="sources")
@@ -398,7 +387,7 @@ class NpuDiagApp(App[int]):
 
     def _build(self, panes: list[str], generation: int, spec: FilterSpec) -> None:
         worker = get_current_worker()
-        cancelled = lambda: self._yield_to_ui(worker)  # noqa: E731
+        cancelled = lambda: self._should_stop(worker)  # noqa: E731
         for pane in panes:
             if cancelled():
                 return
@@ -498,7 +487,7 @@ class NpuDiagApp(App[int]):
                         return True
                     return False
 
-                lines = scan_matching_lines(idx, pattern, lambda: self._yield_to_ui(worker), keep, start=start,
+                lines = scan_matching_lines(idx, pattern, lambda: self._should_stop(worker), keep, start=start,
                                             line_start=line_start)
                 found[f.file_id] = (end, list(zip(lines, levels)))
         self.post_message(MarksReady(found))
@@ -506,13 +495,13 @@ class NpuDiagApp(App[int]):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
     def search_worker(self, pattern: re.Pattern[bytes], generation: int, literal: bytes | None = None) -> None:
         worker = get_current_worker()
-        matches: dict[int, Any] = {}
+        matches: dict[int, array] = {}
         truncated = False
         budget = 2_000_000
         for idx in self.ws.indexes:
             if worker.is_cancelled:
                 return
-            got = scan_matching_lines(idx, pattern, lambda: self._yield_to_ui(worker), limit=budget,
+            got = scan_matching_lines(idx, pattern, lambda: self._should_stop(worker), limit=budget,
                                       literal=literal)
             budget -= len(got)
             if got:
@@ -541,7 +530,7 @@ class NpuDiagApp(App[int]):
 
     def on_index_done(self, message: IndexDone) -> None:
         self.indexed = True
-        self._hit_levels = None
+        self._scan_marks = None
         self._marks_ready = False
         self._marks_scanned.clear()
         self._level_marks = []
@@ -642,7 +631,7 @@ class NpuDiagApp(App[int]):
         total = sum(len(a) for a in message.matches.values())
         more = " (truncated)" if message.truncated else ""
         self.notify(f"{total:,} matching lines{more}", markup=False)
-        self._goto_mark("hits", True, wrap=True)
+        self._goto_mark("search", True, wrap=True)
 
     def on_lines_appended(self, file_ids: "Iterable[int] | LinesAppended") -> None:
         """Public entry for the live tail: these files grew; refresh counts and follow.
@@ -694,8 +683,8 @@ class NpuDiagApp(App[int]):
                                 array("q", (times[k] for k in keep)) if len(times) == len(lines) else None, end)
 
     # ------------------------------------------------------------------ anchor and cascade
-    def anchor_event(self) -> Any:
-        return getattr(self.diagnosis, "anchor", None)
+    def anchor_event(self) -> ErrorEvent | None:
+        return self.diagnosis.anchor if self.diagnosis is not None else None
 
     def _anchor_refs(self) -> frozenset[tuple[int, int]]:
         ev = self.anchor_event()
@@ -705,13 +694,13 @@ class NpuDiagApp(App[int]):
         refs.add((ev.ref.file_id, ev.ref.line))
         return frozenset(refs)
 
-    def cascade_entries(self) -> list[Any]:
+    def cascade_entries(self) -> list[ErrorEvent]:
         if self.diagnosis is None:
             return []
         out = [self.diagnosis.anchor] if self.diagnosis.anchor is not None else []
         return out + list(self.diagnosis.cascade)
 
-    def jump_to_ref(self, ref: Any, quiet: bool = False) -> LogView | None:
+    def jump_to_ref(self, ref: LineRef, quiet: bool = False) -> LogView | None:
         """Bring the line to the cursor of the best pane and align the others on it."""
         fid, line = ref.file_id, ref.line
         views = self.visible_views()
@@ -731,7 +720,6 @@ class NpuDiagApp(App[int]):
         t, _ = self.ws.indexes[fid].line_time(line)
         target = order[0]
         if t is not None:
-            t += self.ws.source_of_file(fid).clock_offset_us
             target.focus()
             target.set_cursor(target.timeline.position_at_time(t), center=True)
             self.sync_from(target)
@@ -765,8 +753,8 @@ class NpuDiagApp(App[int]):
         self.jump_to_ref(entries[index].ref)
         self.query_one(SidePanel).highlight(index)
 
-    def candidates(self) -> list[Any]:
-        return list(getattr(self.diagnosis, "candidates", None) or [])
+    def candidates(self) -> list[Candidate]:
+        return list(self.diagnosis.candidates) if self.diagnosis is not None else []
 
     def _jump_candidate(self, index: int) -> None:
         """Walk the lines that lost to the anchor (wrapping), jump the panes to each, and say
@@ -834,38 +822,39 @@ class NpuDiagApp(App[int]):
             text.append(f"  /{visible(self.search_term)}", "magenta")
         bar.set_text(text)
 
-    # ------------------------------------------------------------------ marks (errors, warnings, hits)
+    # ------------------------------------------------------------------ marks (errors, warnings, search)
+    # A mark is a line the e/E, w/W and n/N keys walk: (file id, line, level) for the level
+    # marks, the search's matching lines for the "search" kind.
     def on_marks_ready(self, message: MarksReady) -> None:
         for fid, (end, items) in message.marks.items():
             if end <= self._marks_scanned.get(fid, 0):
                 continue
             self._marks_scanned[fid] = end
             self._level_marks.extend((fid, line, lvl) for line, lvl in items)
-        self._hit_levels = self._level_marks
         self._marks_ready = True
         for v in self.views() + [self.view("merged")]:
             v.invalidate_marks()
 
-    def _hits(self) -> list[tuple[int, int, int]]:
-        if self._marks_ready and self._hit_levels is not None:
-            return self._hit_levels
-        # until the level scan is done: the engine's error candidates
-        if self._hit_levels is None or not self.indexed:
-            out = []
-            for scan in self.ws.scans:
-                for h in list(scan.hits):
-                    out.append((h.file_id, h.line, int(line_level(h.text, scan.stream))))
-            if not self.indexed:
-                return out
-            self._hit_levels = out
-        return self._hit_levels
+    def _current_level_marks(self) -> list[tuple[int, int, int]]:
+        """The level marks: the marks worker's once it finished, the engine's scan until then."""
+        if self._marks_ready:
+            return self._level_marks
+        if self._scan_marks is not None and self.indexed:
+            return self._scan_marks
+        out = []
+        for scan in self.ws.scans:
+            for h in list(scan.hits):
+                out.append((h.file_id, h.line, int(line_level(h.text, scan.stream))))
+        if self.indexed:  # the scan is complete: keep its marks until the worker's arrive
+            self._scan_marks = out
+        return out
 
     def _mark_refs(self, kind: str) -> list[tuple[int, int]]:
         if kind == "errors":
-            return [(f, ln) for f, ln, lv in self._hits() if lv >= Level.ERROR]
+            return [(f, ln) for f, ln, lv in self._current_level_marks() if lv >= Level.ERROR]
         if kind == "warnings":
-            return [(f, ln) for f, ln, lv in self._hits() if lv == Level.WARNING]
-        if kind == "hits":
+            return [(f, ln) for f, ln, lv in self._current_level_marks() if lv == Level.WARNING]
+        if kind == "search":
             out = []
             for fid, lines in (self.search_matches or {}).items():
                 out.extend((fid, ln) for ln in lines)
@@ -882,7 +871,7 @@ class NpuDiagApp(App[int]):
         if pos is None and wrap and marks:
             pos = marks[0] if forward else marks[-1]
         if pos is None:
-            names = {"errors": "error", "warnings": "warning", "hits": "search hit"}
+            names = {"errors": "error", "warnings": "warning", "search": "search hit"}
             where = "after" if forward else "before"
             self.notify(f"no {names[kind]} {where} the cursor in {view.title}", markup=False)
             return
@@ -962,13 +951,13 @@ class NpuDiagApp(App[int]):
         if self.search_matches is None:
             self.notify("no search yet (press /)" if not self.search_term else "searching…", markup=False)
             return
-        self._goto_mark("hits", True)
+        self._goto_mark("search", True)
 
     def action_prev_hit(self) -> None:
         if self.search_matches is None:
             self.notify("no search yet (press /)" if not self.search_term else "searching…", markup=False)
             return
-        self._goto_mark("hits", False)
+        self._goto_mark("search", False)
 
     def action_filter(self) -> None:
         panes = [(k, t) for k, t in PANES if k != "hccl" or self.pane_files("plog") or self.pane_files("device")]
@@ -1007,8 +996,7 @@ class NpuDiagApp(App[int]):
     def _ranks_chosen(self, ranks: Any) -> None:
         if ranks is False:
             return
-        spec = FilterSpec(self.spec.min_level, self.spec.streams, ranks, self.spec.module, self.spec.regex,
-                          self.spec.hidden)
+        spec = dataclasses.replace(self.spec, ranks=ranks)
         self.apply_filter(spec)
 
     def action_toggle_merged(self) -> None:
@@ -1045,7 +1033,7 @@ class NpuDiagApp(App[int]):
             ref = merged.ref_at(merged.cursor)
             views = self.visible_views()
             if ref is not None and views:
-                target = self.jump_to_ref(LineRefLike(*ref), quiet=True)
+                target = self.jump_to_ref(LineRef(*ref), quiet=True)
                 for v in views:
                     self.call_after_refresh(v.scroll_cursor_visible, v is target or v._centered)
             elif views:

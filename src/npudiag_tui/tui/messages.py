@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
-from typing import Any
 
 from textual.message import Message
+
+from npudiag_tui.core.model import Diagnosis
+from npudiag_tui.core.timeline import Timeline
+
+LevelMarks = dict[int, tuple[int, list[tuple[int, int]]]]
+"""file_id -> (lines scanned, [(line, level)]) of the warning and error lines found."""
 
 
 @dataclass
@@ -28,7 +34,7 @@ class IndexDone(Message):
 class DiagnosisReady(Message):
     """The engine's Diagnosis, or None with a reason when it could not run."""
 
-    diagnosis: Any
+    diagnosis: Diagnosis | None
     error: str | None = None
 
 
@@ -49,15 +55,15 @@ class SourceReady(Message):
     """A pane's line source (a core Timeline) is ready to be shown."""
 
     pane: str
-    timeline: Any
+    timeline: Timeline
     generation: int
 
 
 @dataclass
 class SearchDone(Message):
-    """Matching lines per file for the search term of `generation`."""
+    """Matching lines per file (file_id -> sorted line numbers) for the search term of `generation`."""
 
-    matches: dict
+    matches: dict[int, array]
     generation: int
     truncated: bool = False
 
@@ -71,6 +77,6 @@ class LinesAppended(Message):
 
 @dataclass
 class MarksReady(Message):
-    """Warning/error lines per file for e/E/w/W: file_id -> (lines scanned, [(line, level)])."""
+    """Warning/error lines per file for e/E/w/W (see `LevelMarks`)."""
 
-    marks: dict
+    marks: LevelMarks

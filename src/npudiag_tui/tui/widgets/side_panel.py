@@ -8,7 +8,6 @@ All text is built with rich Text; nothing from the logs or the registry is parse
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +17,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from npudiag_tui.core.formats.timestamps import format_us
+from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent
 from npudiag_tui.tui.lines import sanitize
 
 
@@ -26,18 +26,18 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _event_label(ev: Any, anchor: bool = False) -> Text:
-    t = format_us(getattr(ev, "time", None))
+def _event_label(ev: ErrorEvent, anchor: bool = False) -> Text:
+    t = format_us(ev.time)
     stamp = t[11:23] if t else "--:--:--.---"
-    rank = getattr(ev, "rank", None)
-    stream = getattr(getattr(ev, "stream", None), "value", "?")
-    rel = "ANCHOR" if anchor else (getattr(ev, "secondary", None) or "cascade")
+    rank = ev.rank
+    stream = ev.stream.value
+    rel = "ANCHOR" if anchor else (ev.secondary or "cascade")
     head = Text()
     head.append(f"{stamp} ", "dim")
     head.append(f"{stream}{'' if rank is None else f' r{rank}'} ", "bold")
     head.append(f"[{rel}]", "bold red" if anchor else "yellow")
     head.append("\n")
-    head.append(_short(getattr(ev, "detail", "") or getattr(ev, "text", ""), 110))
+    head.append(_short(ev.detail or ev.text, 110))
     return head
 
 
@@ -72,8 +72,8 @@ class SidePanel(VerticalScroll):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.entries: list[Any] = []
-        self.candidates: list[Any] = []
+        self.entries: list[ErrorEvent] = []
+        self.candidates: list[Candidate] = []
         self.candidate_mark = -1
 
     def compose(self) -> ComposeResult:
@@ -85,7 +85,7 @@ class SidePanel(VerticalScroll):
     def show_pending(self, message: str) -> None:
         self.query_one("#diag-head", Static).update(Text(message, style="bold"))
 
-    def show(self, diagnosis: Any, error: str | None = None) -> None:
+    def show(self, diagnosis: Diagnosis | None, error: str | None = None) -> None:
         head = self.query_one("#diag-head", Static)
         body = self.query_one("#diag-body", Static)
         options = self.query_one("#cascade", OptionList)
@@ -103,15 +103,15 @@ class SidePanel(VerticalScroll):
         t.append(f"{diagnosis.category}\n", "bold magenta")
         if diagnosis.summary:
             t.append(_short(diagnosis.summary, 220) + "\n")
-        confidence = getattr(diagnosis, "confidence", None)
+        confidence = diagnosis.confidence
         if anchor is not None and confidence:
             t.append("Confidence: ", "bold")
             t.append(confidence, _CONFIDENCE_STYLE.get(confidence, "bold"))
-            reason = getattr(diagnosis, "confidence_reason", "")
+            reason = diagnosis.confidence_reason
             if reason:
                 t.append(f" ({_short(reason, 200)})", "dim")
             t.append("\n")
-        why = getattr(diagnosis, "why", "")
+        why = diagnosis.why
         if anchor is not None and why:
             t.append("Why this line: ", "bold")
             t.append(_short(why, 400) + "\n")
@@ -138,7 +138,7 @@ class SidePanel(VerticalScroll):
                 t.append("Registry file: ", "bold")
                 t.append(_short(str(guidance["registry"]), 200) + "\n", "dim")
         head.update(t)
-        self.candidates = list(getattr(diagnosis, "candidates", None) or [])
+        self.candidates = list(diagnosis.candidates)
         self.candidate_mark = -1
         self._show_candidates()
 
@@ -189,11 +189,11 @@ class SidePanel(VerticalScroll):
                 t.append("▶ " if on else "  ", "bold reverse" if on else "")
                 t.append(f"{k + 1}. ", "bold")
                 t.append(_short(cand.why_not, 120) + "\n", "bold yellow" if on else "yellow")
-                stamp = format_us(getattr(ev, "time", None))
-                rank = getattr(ev, "rank", None)
+                stamp = format_us(ev.time)
+                rank = ev.rank
                 t.append(f"   {stamp[11:23] if stamp else '--:--:--.---'} ", "dim")
                 t.append(f"{ev.stream.value}{'' if rank is None else f' r{rank}'} ", "bold")
-                t.append(_short(_PLOG_HEAD.sub(r"\1: ", getattr(ev, "detail", "") or ev.text), 90) + "\n")
+                t.append(_short(_PLOG_HEAD.sub(r"\1: ", ev.detail or ev.text), 90) + "\n")
         t.append("\nCascade (enter jumps)", "bold underline")
         self.query_one("#candidates", Static).update(t)
 

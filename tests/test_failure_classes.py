@@ -263,3 +263,67 @@ def test_lookalike_runtime_source_file_does_not_route_to_operator(tmp_path):
         "EZ9999: [PID: 50] 2026-03-11-10:00:01.000.100 head dim is 96, but only 64 and 128 are allowed."
         "[FUNC:Launch][FILE:kernel_launch.cc][LINE:77]\n"})
     assert d.category != "operator"
+
+
+def test_kernel_fault_under_an_aic_info_dump_head_is_the_anchor(tmp_path):
+    """A block whose head detail is the last line of an AI Core argument dump says nothing; the
+    runtime's kernel-fault report in its TraceBack names the task and kernel that faulted."""
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EZ9999: Inner Error!\n"
+        "EZ9999[PID: 70] 2026-03-11-10:00:01.000.100 (EZ9999):  [AIC_INFO] after execute:args print end"
+        "[FUNC:GetError][FILE:stream.cc][LINE:1191]\n"
+        "        TraceBack (most recent call last):\n"
+        "       Aicore kernel execute failed, device_id=0, stream_id=2, report_stream_id=2, task_id=77, "
+        "flip_num=1, fault kernel_name=my_fused_kernel_3, program id=1\n"
+        "       wait for compute device to finish failed, runtime result = 507035.\n"})
+    assert "Aicore kernel execute failed" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_lookalike_kernel_fault_under_a_specific_head_keeps_the_head(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 70] 2026-03-11-10:00:01.000.100 gather index 9000 is out of range [0, 4096)."
+        "[FUNC:CheckIndex][FILE:gather_v2.cc][LINE:11]\n"
+        "        TraceBack (most recent call last):\n"
+        "       Aicore kernel execute failed, device_id=0, stream_id=2, report_stream_id=2, task_id=77, "
+        "flip_num=1, fault kernel_name=gather_v2_3, program id=1\n"})
+    assert "gather index 9000 is out of range" in anchor_text(ws, d)
+
+
+def test_operator_check_behind_a_rank_prefix_explains_a_generic_launch_error(tmp_path):
+    """Launchers prefix every line of a block, so its TraceBack is indented behind `[rank0]:`; an
+    operator's tiling check there explains a launch refused for an invalid argument."""
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank0]: [PID: 9] 2026-03-11-10:00:01.000.100 Invalid_Argument(EE1003): LaunchKernelV2 failed because "
+        "value 0 for parameter blockDim is invalid. Expected value: not equal to 0.\n"
+        "[rank0]:         TraceBack (most recent call last):\n"
+        "[rank0]:         head num 7 is not a divisor of 32[FUNC:MyAttnTilingFunc][FILE:my_attn_tiling.cpp][LINE:9]\n"
+        "[rank0]:         MyAttn do tiling failed, ret is -1.\n"})
+    assert "head num 7 is not a divisor of 32" in anchor_text(ws, d)
+    assert d.category == "operator"
+
+
+def test_lookalike_operator_check_under_a_specific_head_keeps_the_head(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank0]: [PID: 9] 2026-03-11-10:00:01.000.100 Execution_Error(EZ1001): expert count 128 exceeds 64.\n"
+        "[rank0]:         TraceBack (most recent call last):\n"
+        "[rank0]:         head num 7 is not a divisor of 32[FUNC:MyAttnTilingFunc][FILE:my_attn_tiling.cpp][LINE:9]\n"})
+    assert "expert count 128 exceeds 64" in anchor_text(ws, d)
+
+
+def test_init_env_failed_is_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EH9999: Inner Error!\n"
+        "EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"
+        "        TraceBack (most recent call last):\n"
+        "        build op model failed, result = 500001[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"})
+    assert "init env failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_init_model_failed_is_not_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EH9999: Inner Error!\n"
+        "EH9999  [Init][Model]init model failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"})
+    assert d.category != "environment"

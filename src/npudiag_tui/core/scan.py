@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from npudiag_tui.core.formats.codes import CODE_PATTERN
+from npudiag_tui.core.formats.console import clean, strip_prefixes
 from npudiag_tui.core.model import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,6 +50,15 @@ _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+def _prefixed_continuation(line: str) -> bool:
+    """An indented line behind a launcher or rank prefix (`[rank0]:`, `(Worker pid=1) ERROR …`):
+    launchers prefix every line of a block, so the indent that marks a continuation follows it."""
+    if line[:1] not in ("[", "("):
+        return False
+    body, _ = strip_prefixes(clean(line[:512]))
+    return body[:1] in (" ", "\t") and bool(body.strip())
+
+
 MAX_HIT_CHARS = 64 * 1024  # per-line work is capped; the full line stays reachable via the index
 
 
@@ -191,7 +201,7 @@ class SourceScan:
             j = i
             while j < total:
                 probe = lines[j][:MAX_HIT_CHARS]
-                if j != i and not (probe[:1] in (" ", "\t") and probe.strip()):
+                if j != i and not (probe[:1] in (" ", "\t") and probe.strip()) and not _prefixed_continuation(probe):
                     break
                 if len(out) < self.max_hits:
                     out.append(LineHit(file_id, first_line + j, probe.rstrip("\r")))

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable
 
 from npudiag_tui.core.formats.codes import is_inner_code
+from npudiag_tui.core.formats.console import OP_CHECK_SOURCE
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
 
@@ -42,7 +43,7 @@ _ENV_TEXT = re.compile(
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\bbind\(?\)? failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
-    r"no NPU device|[Ii]nvalid device"
+    r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed"
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
@@ -65,9 +66,6 @@ _COMM_TEXT = re.compile(
     r"CommInit\w*|[Cc]ollective"
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
-# The error manager names the source file that raised the message: an operator's tiling or
-# shape-inference code says the operator refused its inputs, whatever inner code wraps it.
-_OP_SOURCE = re.compile(r"\[FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc)\]", re.I)
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|SIGSEGV|core dumped|SIGABRT")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
@@ -228,7 +226,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                     return "memory"
                 return cat
     for ev in [anchor, *group]:
-        if _OP_SOURCE.search(ev.text):
+        if OP_CHECK_SOURCE.search(ev.text):  # the operator refused its inputs
             return "operator"
     if anchor.module == "DRV":
         return "environment"

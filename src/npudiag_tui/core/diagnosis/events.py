@@ -41,8 +41,11 @@ _RELAY = re.compile(
 # message itself failed: the block's deeper lines (a driver call, a device exception) explain it
 _GENERIC_DETAIL = re.compile(
     r"[Tt]he argument is invalid|context is a null pointer|[Cc]heck param failed|rtGetDevMsg|"
-    r"can not be NULL|can not be null"
+    r"can not be NULL|can not be null|^\[AIC_INFO\]|\bfor parameter \w+ is invalid"
 )
+# The runtime's report of a kernel that faulted on the device, by its stable fields (the task that
+# ran it and the faulting kernel's name), in the TraceBack of an AI Core info dump.
+_KERNEL_FAULT = re.compile(r"kernel execute failed, device_id=\d+,.*\btask_id=\d+.*\bfault kernel_name=", re.I)
 _SYNC = re.compile(
     r"[Ss]ynchroni[sz]e|SyncStream|TaskFailCallback|wait for compute device to finish|"
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
@@ -159,6 +162,12 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
 _ERROR_WORDS = re.compile(r"(?i:error|fail|exception|abort|fatal|timeout|timed out|invalid)|ERR\d|\bE[0-9A-Z]\d{4}\b")
 
 
+def _detail_message(detail: str) -> str:
+    """A detail line's message without its code and stamp, so anchored patterns see its start."""
+    parsed = C.parse_cann_detail(detail)
+    return parsed.message.strip() if parsed is not None else detail
+
+
 def classify_line(text: str, stream: Stream, logger_level: str | None = None) -> tuple[EventKind, Level, dict]:
     """(kind, level, extras) for one cleaned, prefix-stripped line; `logger_level` is the level
     word of the logger prefix that was stripped, if any."""
@@ -202,7 +211,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if dev is not None:
         info["device"] = dev
         return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
-    if stripped.startswith("The extend info"):
+    if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped):
         return K.DEVICE_EXC, Level.ERROR, info
     if C.TORCH_HEADER_RE.search(stripped):
         return K.WRAPPER, Level.ERROR, info
@@ -354,10 +363,14 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         return None, open_block, in_traceback
     numeric = numeric_codes(text)
     dev = info.get("device")
+    generic_head = open_block is not None and bool(_GENERIC_DETAIL.search(_detail_message(open_block.detail)))
     deeper = in_traceback and open_block is not None and open_block.kind in (K.CANN_DETAIL, K.PLOG) and (
-        (kind == K.DRIVER and bool(_GENERIC_DETAIL.search(open_block.detail)))
-        or (kind == K.DEVICE_EXC and dev is not None and not dev.comm_wait
-            and not open_block.device_event))
+        (kind == K.DRIVER and generic_head)
+        or (kind == K.DEVICE_EXC and not open_block.device_event
+            and (generic_head if dev is None else not dev.comm_wait))
+        or (generic_head and bool(C.OP_CHECK_SOURCE.search(text))))
+    if deeper and kind.tier > 0:
+        kind = K.CANN_DETAIL  # an operator's own check under a generic launch error explains it
     serial = dev.serial if dev is not None else None
     # continuation lines join the open block (device exceptions and deeper causes form their own events)
     if open_block is not None and contiguous and indented and kind != K.DEVICE_EXC and not deeper:

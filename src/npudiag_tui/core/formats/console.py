@@ -70,6 +70,10 @@ TORCH_HEADER_RE = re.compile(
 ERROR_TEXT_RE = re.compile(r"^\[Error\]: ?(.*)")
 TRACEBACK_RE = re.compile(r"^Traceback \(most recent call last\):")
 CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")
+# The error manager's tail naming an operator's tiling or shape-inference code: the operator
+# itself refused its inputs, whatever code or wrapper carries the message.
+OP_CHECK_SOURCE = re.compile(
+    r"\[(?:FUNC:\w*(?:Tiling|InferShape)\w*|FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc))\]", re.I)
 FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 ERRORSTR_RE = re.compile(r"errorStr: ?(.*?)(?:\s+\w+_error\d info:|$)")

@@ -3,7 +3,7 @@
 
     python bench/gen_tree.py OUT --size 1G [--ranks 8] [--seed 1] [--scenario aicore|cqe]
 
-Layout (see /work/shared/DOMAIN.md section 1):
+Layout (docs/formats.md, "Files and folders"):
 
     OUT/debug/plog/plog-<pid>_<YYYYMMDDhhmmssmmm>.log        one process per rank, rotated at 20 MB
     OUT/debug/device-<id>/device-<pid>_<ts>.log              device side, about 2 % of the plog bytes

@@ -10,7 +10,7 @@
    thread -> `app.on_lines_appended` -> the console pane's line count.
 3. idle: CPU time (`time.process_time`, all threads) of following an idle folder for N seconds.
 
-Budget (DESIGN.md 6): an appended line is on screen within 300 ms (median).
+Budget (docs/architecture.md, "Budgets"): an appended line is on screen within 300 ms (median).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Line grammars of DOMAIN.md 2 and code extraction of DOMAIN.md 3, on real and synthetic lines."""
+"""Line grammars and code extraction (docs/formats.md), on real and synthetic lines."""
 
 from __future__ import annotations
 

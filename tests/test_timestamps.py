@@ -1,4 +1,4 @@
-"""Every timestamp shape of DOMAIN.md 2.7, normalised to naive µs with a resolution."""
+"""Every timestamp shape of docs/formats.md ("Timestamps"), normalised to naive µs with a resolution."""
 
 from __future__ import annotations
 

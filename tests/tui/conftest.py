@@ -16,7 +16,7 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture(autouse=True)
 def _deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Animations make Pilot wait ~1 s per key and make snapshots flaky (TEXTUAL.md 3.4).
+    # Animations make Pilot wait ~1 s per key (it waits for them to finish) and make snapshots flaky.
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
 
 

@@ -1,4 +1,4 @@
-"""A small CANN-shaped log tree (DOMAIN.md 2.1 shapes, synthetic values) for TUI tests.
+"""A small CANN-shaped log tree (the plog shapes of docs/formats.md, synthetic values) for TUI tests.
 
 Two ranks. Rank 1 hits an AICPU kernel error first (the root); rank 0 then times out in HCCL
 (notify wait), and the console shows the torch_npu wrapper. Lines are deterministic.

@@ -1,4 +1,4 @@
-"""Next minimal actions and missing evidence for a diagnosis (DOMAIN 4.4/4.5).
+"""Next minimal actions and missing evidence for a diagnosis (docs/diagnosis.md, "Next actions").
 
 Why a planner of its own: the advice depends only on a few facts about the situation (category, code,
 which streams and ranks were seen, whether INFO lines exist), and keeping it pure makes it easy to test

@@ -1,4 +1,4 @@
-"""Subsystem routing (DOMAIN.md 4.2): which category an error event belongs to.
+"""Subsystem routing (docs/diagnosis.md, "Category"): which category an error event belongs to.
 
 The category is decided on the whole event, not on the words of one line, because the next
 actions are planned from it. In order:

@@ -1,4 +1,4 @@
-"""Error codes in every shape they are printed in (DOMAIN.md 3).
+"""Error codes in every shape they are printed in (docs/formats.md, "Error codes").
 
 CANN string codes (E/W + letter + 4 digits, E + 5 digits), aclError numbers, aclnn statuses,
 torch_npu ERRxxxxx and HcclResult values. Each numeric code is returned with its domain,
@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 CODE_PATTERN = r"[EW][0-9A-Z]\d{4}"
-"""The one grammar of a CANN string code (DOMAIN.md 3.1); every other pattern builds on it."""
+"""The one grammar of a CANN string code (E/W, a component letter or digit, four digits);
+every other pattern builds on it."""
 # the code stands alone: not inside a word, but it may touch a `\n` escape or a bracket
 CODE_RE = re.compile(rf"(?:(?<![A-Za-z0-9_])|(?<=\\n)|(?<=\\t))({CODE_PATTERN})(?![0-9A-Za-z])")
 TORCH_ERR_RE = re.compile(r"(?<![A-Za-z0-9])(ERR\d{5})(?!\d)")

@@ -1,11 +1,10 @@
 """The one definition of a line's level, and the byte prefilters derived from it.
 
 The `e`/`w` keys, the red and yellow marking in the panes, the level filter and the level of a
-diagnosis event used to answer "is this an error line?" each in their own way, so `e` could skip a
-red line or stop on a plain one. They all call `line_level` now, and the bulk passes that cannot
-afford a Python call per line use `prefilter`, which is built from the same vocabulary and is a
-superset by construction: a line it rejects cannot have that level (tests/test_levels.py checks
-this property with generated lines).
+diagnosis event all call `line_level`, so `e` never skips a red line nor stops on a plain one. The
+bulk passes that cannot afford a Python call per line use `prefilter`, which is built from the same
+vocabulary and is a superset by construction: a line it rejects cannot have that level
+(tests/test_levels.py checks this property with generated lines).
 
 Precedence, in the order a reader would apply it:
 

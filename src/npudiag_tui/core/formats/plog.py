@@ -1,4 +1,4 @@
-"""Host plog, device log and MindSpore plog-like line grammars (DOMAIN.md 2.1, 2.2, 2.6).
+"""Host plog, device log and MindSpore plog-like line grammars (docs/formats.md, "Plog lines").
 
 Headers are parsed strictly, the tail leniently: a line that does not match is simply not a
 plog header (a wrapped continuation or a table row) and is never dropped.

@@ -1,11 +1,10 @@
 """The one control-character policy for log text, file names and messages.
 
-Log text is data from an untrusted job (DESIGN.md 7): an OSC 52 sequence can write the user's
+Log text is data from an untrusted job (docs/architecture.md, "Hostile input"): an OSC 52 sequence can write the user's
 clipboard, `ESC [2J` clears the screen, a C1 CSI (U+009B) does the same on some terminals, and a
-bidi override (U+202E) makes a line read differently from what it holds. There used to be three
-policies (the report replaced some controls with "?", the TUI drew control pictures, the grammar
-cleaner deleted a smaller set), so a character one of them missed reached the terminal raw. One
-set of characters is defined here and there are exactly two things to do with it:
+bidi override (U+202E) makes a line read differently from what it holds. One set of characters
+is defined here, because a policy per output lets a character that one of them misses reach the
+terminal raw, and there are exactly two things to do with it:
 
 * `strip_controls` / `CONTROL_CLASS` for *matching*: grammars must see `ERROR`, not `E<ZWSP>RROR`
   and not the colour codes around it, so the characters are removed (console.clean does this,

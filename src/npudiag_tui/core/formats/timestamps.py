@@ -67,7 +67,7 @@ def format_us(us: int | None) -> str | None:
     return f"{y:04d}-{m:02d}-{d:02d}T{hh:02d}:{mm:02d}:{ss:02d}.{micro:06d}"
 
 
-# --- the shapes (DOMAIN.md 2.7) -------------------------------------------------------------
+# --- the shapes (docs/formats.md, "Timestamps") ----------------------------------------------
 TS6 = r"(\d{4})-(\d\d)-(\d\d)-(\d\d):(\d\d):(\d\d)\.(\d{3})\.(\d{3})"
 TS6_RE = re.compile(TS6)
 TS6_BYTES = re.compile(TS6.encode())

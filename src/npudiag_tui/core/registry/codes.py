@@ -1,4 +1,4 @@
-"""What a CANN string code says by its shape alone (DOMAIN 3.1).
+"""What a CANN string code says by its shape alone (docs/formats.md, "Error codes").
 
 Why: the registry answers for known codes, but a code never seen before still tells which component
 raised it and whether it is an inner "details follow" banner, which is what ranking needs.

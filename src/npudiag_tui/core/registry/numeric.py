@@ -1,7 +1,7 @@
 """Numeric status codes (aclError, aclnnStatus, HcclResult, torch_npu ERR) with product wording.
 
 Why separate domains: the same number means different things per API (HCCL 9 is a timeout, aclError 9 is
-nothing), so a lookup always names its domain (DOMAIN 3.2).
+nothing), so a lookup always names its domain (docs/formats.md, "Error codes").
 """
 
 from __future__ import annotations

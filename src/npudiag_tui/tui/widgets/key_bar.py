@@ -1,8 +1,7 @@
 """KeyBar: the footer line of key bindings, drawn as one Text.
 
-Textual's Footer builds a widget per key and rebuilds them all whenever the focus moves; with
-its style work that was a fifth of a second of start-up on the way to the first screen and
-again on every `tab`. This bar renders the same bindings (the focused chain's `show=True`
+Textual's Footer builds a widget per key and rebuilds them all whenever the focus moves, a cost
+paid on the way to the first screen and again on every `tab` (bench/README.md). This bar renders the same bindings (the focused chain's `show=True`
 ones, then the command palette key) into one line and runs a key when it is clicked.
 """
 

@@ -85,7 +85,7 @@ def open_for_tui(paths: list[str], stdout: list[str], registry: list[str]):
 
     # No cyclic garbage collection until the anchored screen is painted (the app then freezes
     # what start-up built and turns it back on): importing and mounting Textual allocates
-    # enough to trigger many full collections, ~0.2 s of the way to the first screen. The index
+    # enough to trigger many full collections on the way to the first screen. The index
     # workers fork with it off too; their pass makes no reference cycles.
     gc.disable()
     ws = Workspace.open(list(paths), list(stdout), list(registry))

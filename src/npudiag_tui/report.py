@@ -1,4 +1,4 @@
-"""Render a Diagnosis as JSON (the DESIGN.md section 4 contract), Markdown or terminal text.
+"""Render a Diagnosis as JSON (the contract in docs/architecture.md), Markdown or terminal text.
 
 Terminal text goes through rich only as `Text` objects, never markup strings, because log
 lines are data and may contain `[...]` or escape sequences.

@@ -1,4 +1,4 @@
-"""Pilot tests: behaviour through real key presses (TEXTUAL.md 2.7)."""
+"""Pilot tests: behaviour through real key presses, so the binding layer is tested too."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ CATEGORIES = (
 )
 
 class EventKind(str, Enum):
-    """What an error-like event is, for the anchor choice (DOMAIN.md 4.1).
+    """What an error-like event is, for the anchor choice (docs/diagnosis.md, "Kinds and tiers").
 
     A str-Enum whose hash is its value's, so a kind reads, compares and keys dicts as its name.
     `tier` orders causal strength: 0 explains on its own, 1 explains when nothing stronger is

@@ -1,4 +1,4 @@
-"""Merge of many indexed files into one time order (DESIGN.md 2, DOMAIN.md 5).
+"""Merge of many indexed files into one time order (docs/architecture.md, "Data flow").
 
 A `Timeline` is an ordered list of `(file_id, line)` pairs stored as two compact arrays
 (`array('H')` file ids + `array('I')` line numbers, 6 bytes per merged line). To find a line
@@ -246,7 +246,7 @@ class Timeline:
         i = start
         if self.ws.source_of_file(fid).stream.value != "stdout":
             # plog/device grammar: the TS6 stamp is in the head; read runs of lines and take
-            # it with one C-level search per line (the generic find_stamp costs ~8 µs/line)
+            # it with one C-level search per line (the generic find_stamp is far slower)
             search = TS6_HEAD.search
             seconds = TS6_SECOND_US
             while i < stop:
@@ -335,7 +335,8 @@ class Timeline:
         no source can still undercut (the earliest of each source's next-512th key) are
         ordered with one stable C-level sort and appended. Ties keep source order, then
         line order; a source whose stamps go backwards keeps its own order (its keys are
-        clamped to a running maximum). A per-line heap merge cost ~4 µs per line.
+        clamped to a running maximum). One sort per window, because a per-line heap merge is
+        much slower (bench/README.md).
 
         Appended lines (live tail) are merged by calling `build()` again: they land at the end
         of the timeline, which matches how they arrive.

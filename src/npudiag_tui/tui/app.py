@@ -190,7 +190,7 @@ class NpuDiagApp(App[int]):
     def on_mount(self) -> None:
         # Workers run pure-Python loops (merge, scans); with the default 5 ms GIL switch
         # interval every wake-up of the UI thread can wait that long, and a key press needs
-        # many. 1 ms keeps keys responsive while workers run (TEXTUAL.md 3.6).
+        # many. 1 ms keeps keys responsive while workers run.
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(0.001)
         width = self.size.width
@@ -320,7 +320,7 @@ class NpuDiagApp(App[int]):
     def _build_order(self, pane: str) -> tuple[int, int, int]:
         """Small panes first, then panes that show nothing until built (the HCCL view, filtered
         panes), and the big merges last: their stand-in (the files one after another) is
-        usable meanwhile. In PANES order the HCCL view waited ~20 s for the plog merge."""
+        usable meanwhile, so the HCCL view does not wait for the plog merge (bench/README.md)."""
         fids = set(self.pane_files(pane))
         size = sum(f.size for f in self.ws.files if f.file_id in fids)
         return (0 if size < (64 << 20) else 1, 0 if self._needs_selection(pane) else 1, size)

@@ -57,8 +57,8 @@ _TIMEOUT = re.compile(
 # cut off (EI0002 notify wait, EI0006 socket)
 _PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait socket establish timeout|"
                         r"socket establish timeout|[Ww]ait for .{0,40}rank.{0,40}time(?:d)? ?out")
-# an AI Core / vector core execution that did not finish: a hung kernel on this device (DOMAIN.md
-# 2.3 h, 3.2), not a wait on a peer; a bare 507014 is a status, and routes the category only
+# an AI Core / vector core execution that did not finish: a hung kernel on this device (507014,
+# 507034), not a wait on a peer; a bare 507014 is a status, and routes the category only
 _EXEC_TIMEOUT = re.compile(
     r"ai ?core (?:execution )?time ?out|aicore timeout|aiv(?:ec)? (?:execution )?time ?out|"
     r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out", re.I)

@@ -1,6 +1,6 @@
 """Console output grammars: transport noise, launcher prefixes, torch_npu blocks, tracebacks.
 
-DOMAIN.md 2.3-2.5 and 2.8. The functions here only take a line apart; deciding what a line
+docs/formats.md, "Console output". The functions here only take a line apart; deciding what a line
 means for the diagnosis is the job of `core.diagnosis.events`.
 """
 
@@ -46,7 +46,7 @@ _BRACKET_LOGGER = re.compile(
     r"(?:\[[^\]\[]{0,40}\] ?){0,4}\[(ERROR|WARN(?:ING)?|INFO|DEBUG|CRITICAL|FATAL|error|warn(?:ing)?|info|debug|"
     r"critical|fatal)\] ?(?:\[[\w./-]+(?::\d+)?\] ?)?(?::\s*)?"
 )
-# Envelopes around a line that carry no meaning of their own (DOMAIN.md 2.8): a Markdown quote, the
+# Envelopes around a line that carry no meaning of their own (transport noise): a Markdown quote, the
 # backticks of a pasted fence, a test runner's failure marker, a compose service column, a tag such
 # as `[RAW SERVER]`, and an application's own label (`CANN error: `, `RecentErrMsg: `) in front of a
 # CANN code or block. A bounded set, tried a bounded number of times, so a line cannot make it loop.
@@ -78,7 +78,7 @@ FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 ERRORSTR_RE = re.compile(r"errorStr: ?(.*?)(?:\s+\w+_error\d info:|$)")
 
-# --- the CANN error-manager detail (DOMAIN.md 2.3 d): one grammar for every generation -------------
+# --- the CANN error-manager detail (docs/formats.md): one grammar for every generation --------------
 # A detail is a CODE followed within a few tokens by a full stamp, with an optional `[PID: n]` in
 # any of its printed shapes (`[PID: 11657]`, `[PID:  [881460]`), an optional gen3 `Title(CODE):`,
 # then the message. Without a stamp only two shapes are details: the banner and the two-space
@@ -124,7 +124,7 @@ def parse_cann_detail(text: str) -> CannDetail | None:
     return CannDetail(code, int(pid) if pid else None, stamp, (title or "").strip() or None, message.strip(), banner)
 
 
-# --- device exceptions (DOMAIN.md 2.3 h), recognised by their stable fields ---------------------
+# --- device exceptions (docs/formats.md), recognised by their stable fields ----------------------
 # Every release names the device and a serial number; the rest is worded differently (`there is an
 # aivec error`, `there is an exception of aivec error`, `there is an aivec error exception`, CANN 9's
 # `the error is fftsplus aivector error`, or a task timeout sentence).

@@ -75,7 +75,7 @@ def _key(d: Mapping[str, object], *names: str) -> object:
 
 
 def _text(v: object) -> str | None:
-    """A suggestion field, or None when absent or "N/A" (which means no text, per DOMAIN 3.3)."""
+    """A suggestion field, or None when absent or "N/A" (which means no text in CANN registries)."""
     if not isinstance(v, str):
         return None
     v = v.strip()
@@ -141,7 +141,7 @@ def _literal(text: str) -> str:
 
 
 def compile_template(template: str, arglist: list[str]) -> re.Pattern[str] | None:
-    """Template -> search regex with lazy named groups (DOMAIN 3.4).
+    """Template -> search regex with lazy named groups (docs/diagnosis.md, "Guidance").
 
     The last group ends at the first real occurrence of the template's final literal (not followed by a
     word character, so "a.b." keeps "a.b") or at the end of the line, since messages are often cut short.
@@ -407,7 +407,7 @@ class Registry:
         return {}
 
     def fill(self, entry: RegistryEntry, args: dict[str, str]) -> str | None:
-        """Template with each Arglist value put at the first remaining placeholder (DOMAIN 3.3)."""
+        """Template with each Arglist value put at the first remaining placeholder (CANN's rule)."""
         if not entry.template:
             return None
         names = _group_names(entry.arglist)

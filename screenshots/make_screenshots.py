@@ -1,4 +1,4 @@
-"""Write SVG screenshots of the main screens to screenshots/ (TEXTUAL.md 2.8).
+"""Write SVG screenshots of the main screens to screenshots/, for the README.
 
     .venv/bin/python screenshots/make_screenshots.py [FIXTURE_DIR]
 

@@ -245,3 +245,51 @@ def test_stamp_of_agrees_with_find_stamp(tmp_path):
     for raw in samples:
         st = find_stamp(raw[:400].decode("utf-8", "replace"), 2026)
         assert idx.stamp_of(raw) == (st.us if st else -1), raw
+
+
+def test_readers_on_other_threads_while_extend_grows_the_file(tmp_path):
+    """The UI thread renders and workers build timelines while the tail extends the same index:
+    a block cached short just before `extend` dropped it must never be served again."""
+    import random
+    import sys
+    import threading
+
+    p = tmp_path / "grow.log"
+    line = b"[INFO] RUNTIME(1,python):2026-01-01-10:00:00.000.000 [a.cc:1] 1 " + b"x" * 200 + b"\n"
+    p.write_bytes(line * 2000)
+    idx = FileIndex(str(p))
+    idx.extend()
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def reader(seed: int) -> None:
+        r = random.Random(seed)
+        while not stop.is_set():
+            try:
+                i = r.randrange(idx.line_count)
+                assert idx.line(i) == line[:-1].decode()
+                assert idx.line_time(i)[0] is not None
+            except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+                errors.append(exc)
+                return
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    threads = [threading.Thread(target=reader, args=(k,)) for k in range(3)]
+    try:
+        for t in threads:
+            t.start()
+        with open(p, "ab") as fh:
+            for _ in range(2000):
+                fh.write(line * 3)
+                fh.flush()
+                idx.extend()
+                if errors:
+                    break
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        sys.setswitchinterval(old)
+    assert not errors, errors[0]
+    assert idx.line_count == 2000 + 3 * 2000

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from npudiag_tui.core.live import LiveFileIndex, LiveTail
+from npudiag_tui.core.live import LiveTail
 from npudiag_tui.core.model import Stream
 from npudiag_tui.core.workspace import Workspace
 
@@ -387,5 +387,37 @@ def test_replayed_job_ends_like_a_cold_open(tmp_path, scenario):
     assert b is not None and a is not None
     assert (ws.files[a.ref.file_id].display, a.ref.line, a.text) == (cold.files[b.ref.file_id].display,
                                                                      b.ref.line, b.text)
-    assert isinstance(ws.indexes[0], LiveFileIndex)
     tail.close()
+
+
+def test_a_file_born_in_a_root_that_was_empty_is_named_like_a_cold_open(tmp_path):
+    # two roots: discovery names files by their path below the common parent, and so must
+    # the tail, even where no file of that root was there to copy the naming from
+    (tmp_path / "node1" / "log").mkdir(parents=True)
+    (tmp_path / "node2" / "log").mkdir(parents=True)
+    p1 = tmp_path / "node1" / "log" / "debug" / "plog" / "plog-100_20260101100000000.log"
+    p1.parent.mkdir(parents=True)
+    p1.write_text(info(100, 1))
+    roots = [str(tmp_path / "node1" / "log"), str(tmp_path / "node2" / "log")]
+    ws = Workspace.open(roots)
+    ws.index()
+    tail = LiveTail(ws)
+    p2 = tmp_path / "node2" / "log" / "debug" / "plog" / "plog-100_20260101100000000.log"
+    p2.parent.mkdir(parents=True)
+    p2.write_text(info(100, 2, "other node"))
+    upd = tail.apply({str(p2.parent.parent)})
+    cold = Workspace.open(roots)
+    assert [ws.files[f].display for f in upd.new_files] == [cold.files[1].display]
+    assert cold.files[1].display == "node2/log/debug/plog/" + p2.name
+    assert ws.source_of_file(upd.new_files[0]) is not ws.source_of_file(0)  # another folder, another chain
+    tail.close()
+
+
+def test_a_console_file_without_a_log_suffix_is_watched_like_discovery_reads_it():
+    from npudiag_tui.core.discover import skip_reason
+    from npudiag_tui.core.live import may_be_log
+
+    for name in ("worker_0.stdout", "train", "plog-1_20260101100000000.log", "job.err"):
+        assert may_be_log(name) and skip_reason(name) is None
+    for name in ("config.json", "bundle.tar.gz", "model.om"):
+        assert not may_be_log(name) and skip_reason(name) is not None

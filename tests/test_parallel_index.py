@@ -82,13 +82,48 @@ def _ended(pid: int) -> bool:
         return True
 
 
+def _children() -> set[int]:
+    """Live (not yet exited) child processes of this process, from /proc."""
+    import os
+
+    out: set[int] = set()
+    for tid in os.listdir(f"/proc/{os.getpid()}/task"):
+        try:
+            with open(f"/proc/{os.getpid()}/task/{tid}/children") as fh:
+                out.update(int(p) for p in fh.read().split())
+        except FileNotFoundError:
+            continue
+    return {p for p in out if not _ended(p)}
+
+
+def test_the_pool_forks_whatever_the_platform_default(monkeypatch):
+    # start_index runs before Textual loads, and the workers must be forks of that small
+    # interpreter: the start method is asked for by name, not left to the default
+    import multiprocessing
+
+    asked: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(method=None):
+        asked.append(method)
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(workspace, "_workers", lambda: 2)
+    ws = Workspace.open([str(FIXTURE)])
+    assert ws.start_index() is True
+    ws.index()
+    assert asked == ["fork"]
+
+
 def test_cancelling_the_parallel_pass_ends_the_workers(monkeypatch):
     import os
     import time
 
     import pytest
 
-    if not os.path.isdir("/proc/self"):
+    if not os.path.exists(f"/proc/{os.getpid()}/task"):
         pytest.skip("needs /proc to see the worker processes")
     monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(workspace, "_workers", lambda: 2)
@@ -97,11 +132,14 @@ def test_cancelling_the_parallel_pass_ends_the_workers(monkeypatch):
         time.sleep(60)
 
     monkeypatch.setattr(workspace, "_index_file", slow)
+    before = _children()
     ws = Workspace.open([str(FIXTURE)])
     assert ws.start_index() is True
-    time.sleep(0.2)  # the workers are inside their first batch
-    pids = [p.pid for p in ws._inflight.pool._processes.values()]
-    assert pids
+    deadline = time.monotonic() + 10
+    while len(_children() - before) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)  # wait for the two workers (they then sit in their first batch)
+    pids = _children() - before
+    assert len(pids) >= 2
     ws.index(cancelled=lambda: True)
     deadline = time.monotonic() + 5
     while not all(_ended(pid) for pid in pids) and time.monotonic() < deadline:

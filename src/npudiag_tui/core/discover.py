@@ -14,6 +14,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from npudiag_tui.core.archives import ARCHIVE_ERRORS, ARCHIVE_SUFFIXES, extract_archive
 from npudiag_tui.core.formats.plog import looks_like_plog
@@ -40,6 +41,10 @@ class Discovery:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (display path, reason)
     roots: list[str] = field(default_factory=list)  # real folders the inputs live in (for watching)
     temp_dirs: list[str] = field(default_factory=list)
+    # (absolute folder, display prefix): a file below the folder is shown as prefix + its path
+    # relative to it, so files found later (live) are named the way discovery named the others
+    display_roots: list[tuple[str, str]] = field(default_factory=list)
+    source_keys: list[SourceKey | None] = field(default_factory=list)  # per source id (see source_key)
 
     def cleanup(self) -> None:
         for d in self.temp_dirs:
@@ -74,6 +79,63 @@ def is_binary(sample: bytes) -> bool:
     return len(text) - control < len(text) * 0.7
 
 
+def skip_reason(name: str) -> str | None:
+    """Why a file is not read as a log, judged by its name: "archive", or "not a log (.x file)"."""
+    lower = name.lower()
+    if lower.endswith(ARCHIVE_SUFFIXES):
+        return "archive"
+    suffix = os.path.splitext(lower)[1]
+    return f"not a log ({suffix} file)" if suffix in NOT_LOG_SUFFIXES else None
+
+
+def read_sample(path: str) -> bytes:
+    """The head of a file that classification looks at. Raises OSError."""
+    with open(path, "rb") as fh:
+        return fh.read(SNIFF_BYTES)
+
+
+class FileClass(NamedTuple):
+    """What a log file is: its stream, the process and device it names, and whether its name
+    follows the CANN grammar (named files chain by pid; a sniffed one is a source of its own)."""
+
+    stream: Stream
+    pid: int | None
+    device: int | None
+    named: bool
+
+
+SourceKey = tuple
+"""Files with equal keys are one source (a rotated chain); see `source_key`."""
+
+
+def classify(path: str, sample: bytes) -> FileClass:
+    """Stream, pid and device of a (text) file from its name, its folder and its first bytes."""
+    name = os.path.basename(path)
+    dm = DEVICE_DIR.match(os.path.basename(os.path.dirname(path)))
+    dev = int(dm.group(1)) if dm else None
+    m = PLOG_NAME.match(name)
+    if m:
+        return FileClass(Stream.PLOG, int(m.group(1)), None, True)
+    m = DEVICE_NAME.match(name)
+    if m:
+        return FileClass(Stream.DEVICE, int(m.group(1)), dev, True)
+    if sample and looks_like_plog(sample):
+        return FileClass(Stream.DEVICE if dm else Stream.PLOG, _pid_from_sample(sample), dev, False)
+    return FileClass(Stream.STDOUT, None, None, False)
+
+
+def source_key(path: str, cls: FileClass) -> SourceKey | None:
+    """The chain a file belongs to: its folder, stream, pid (and device folder); a sniffed plog
+    outside a device folder is a source of its own; None for console files (one source each)."""
+    d = os.path.dirname(path)
+    pid = cls.pid if cls.pid is not None else -1
+    if cls.stream is Stream.PLOG:
+        return (d if cls.named else d + "#" + os.path.basename(path), pid)
+    if cls.stream is Stream.DEVICE:
+        return (d, pid, cls.device if cls.device is not None else -1)
+    return None
+
+
 class _Builder:
     def __init__(self) -> None:
         self.out = Discovery()
@@ -101,51 +163,30 @@ class _Builder:
             self.out.skipped.append((display, "not a regular file"))
             return
         try:
-            with open(path, "rb") as fh:
-                sample = fh.read(SNIFF_BYTES)
+            sample = read_sample(path)
         except OSError as exc:
             self.out.problems.append(f"{display}: cannot read ({exc.strerror or exc})")
             return
-        lower = name.lower()
-        if not forced_console and lower.endswith(ARCHIVE_SUFFIXES):
+        reason = None if forced_console else skip_reason(name)
+        if reason == "archive":
             self.add_archive(path, display)
             return
         if not forced_console and is_binary(sample):
             self.out.problems.append(f"{display}: binary file, not a log; skipped")
             return
-        suffix = os.path.splitext(lower)[1]
-        if not forced_console and suffix in NOT_LOG_SUFFIXES:
-            self.out.skipped.append((display, f"not a log ({suffix} file)"))
+        if reason is not None:
+            self.out.skipped.append((display, reason))
             return
         sf = SourceFile(path=path, display=display, size=st.st_size, name_time=name_time(name))
-        if forced_console:
+        cls = FileClass(Stream.STDOUT, None, None, False) if forced_console else classify(path, sample)
+        key = source_key(path, cls)
+        if key is None:
             self.console.append(sf)
-            return
-        parent = os.path.basename(os.path.dirname(path))
-        run_kind = _run_kind(path)
-        m = PLOG_NAME.match(name)
-        if m:
-            key = (os.path.dirname(path), int(m.group(1)))
+        elif cls.stream is Stream.PLOG:
             self.plog_groups.setdefault(key, []).append(sf)
-            self.run_kind[key] = run_kind
-            return
-        m = DEVICE_NAME.match(name)
-        dm = DEVICE_DIR.match(parent)
-        if m:
-            dev = int(dm.group(1)) if dm else -1
-            self.device_groups.setdefault((os.path.dirname(path), int(m.group(1)), dev), []).append(sf)
-            return
-        if looks_like_plog(sample):
-            pid = _pid_from_sample(sample)
-            stream_dir = os.path.dirname(path)
-            if dm:
-                self.device_groups.setdefault((stream_dir, pid or -1, int(dm.group(1))), []).append(sf)
-            else:
-                key = (stream_dir + "#" + name, pid or -1)
-                self.plog_groups.setdefault(key, []).append(sf)
-                self.run_kind[key] = run_kind
-            return
-        self.console.append(sf)
+            self.run_kind[key] = run_kind(path)
+        else:
+            self.device_groups.setdefault(key, []).append(sf)
 
     def add_archive(self, path: str, display: str) -> None:
         tmp = tempfile.mkdtemp(prefix="npudiag-")
@@ -172,33 +213,37 @@ class _Builder:
         files: list[SourceFile] = []
         sources: list[Source] = []
 
-        def register(stream: Stream, group: list[SourceFile], **kw: object) -> None:
+        keys: list[SourceKey | None] = []
+
+        def register(stream: Stream, group: list[SourceFile], key: SourceKey | None, **kw: object) -> None:
             group.sort(key=lambda f: (f.name_time or 0, f.display))
             for f in group:
                 f.file_id = len(files)
                 files.append(f)
             src = Source(source_id=len(sources), stream=stream, files=group, **kw)  # type: ignore[arg-type]
-            src.label = _label(src)
+            src.label = source_label(src)
             sources.append(src)
+            keys.append(key)
 
         device_by_pid: dict[int, int] = {}
         for (d, pid, dev), group in sorted(self.device_groups.items(), key=lambda kv: kv[0]):
             if dev >= 0 and pid >= 0:
                 device_by_pid.setdefault(pid, dev)
         for (d, pid), group in sorted(self.plog_groups.items(), key=lambda kv: kv[0]):
-            register(Stream.PLOG, group, pid=pid if pid >= 0 else None,
+            register(Stream.PLOG, group, (d, pid), pid=pid if pid >= 0 else None,
                      device=device_by_pid.get(pid), run_kind=self.run_kind.get((d, pid)))
         for (d, pid, dev), group in sorted(self.device_groups.items(), key=lambda kv: kv[0]):
-            register(Stream.DEVICE, group, pid=pid if pid >= 0 else None,
-                     device=dev if dev >= 0 else None, run_kind=_run_kind(d))
+            register(Stream.DEVICE, group, (d, pid, dev), pid=pid if pid >= 0 else None,
+                     device=dev if dev >= 0 else None, run_kind=run_kind(d))
         for f in sorted(self.console, key=lambda f: f.display):
-            register(Stream.STDOUT, [f])
+            register(Stream.STDOUT, [f], None)
         self.out.sources = sources
         self.out.files = files
+        self.out.source_keys = keys
         return self.out
 
 
-def _run_kind(path: str) -> str | None:
+def run_kind(path: str) -> str | None:
     parts = Path(path).parts
     for kind in ("debug", "run", "security", "operation"):
         if kind in parts:
@@ -211,7 +256,7 @@ def _pid_from_sample(sample: bytes) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _label(src: Source) -> str:
+def source_label(src: Source) -> str:
     if src.stream is Stream.STDOUT:
         return os.path.basename(src.files[0].display)
     bits = [src.stream.value]
@@ -233,6 +278,7 @@ def discover(paths: list[str], stdout_files: list[str] | None = None) -> Discove
             continue
         b.add_file(p, os.path.basename(p), forced_console=True)
         b.out.roots.append(os.path.dirname(os.path.abspath(p)))
+        b.out.display_roots.append((os.path.dirname(os.path.abspath(p)), ""))
     common = os.path.commonpath([os.path.abspath(p) for p in paths]) if len(paths) > 1 else ""
     for p in paths:
         if os.path.isdir(p):
@@ -241,11 +287,13 @@ def discover(paths: list[str], stdout_files: list[str] | None = None) -> Discove
             # node1/log and node2/log stay apart
             prefix = "" if len(paths) == 1 else (os.path.relpath(os.path.abspath(p), common)
                                                  if os.path.abspath(p) != common else os.path.basename(common)) + "/"
+            b.out.display_roots.append((os.path.abspath(p), prefix))
             b.walk(p, prefix)
         elif os.path.lexists(p) and not os.path.exists(p):
             b.out.problems.append(f"{p}: broken symbolic link")
         elif os.path.exists(p):
             b.out.roots.append(os.path.dirname(os.path.abspath(p)))
+            b.out.display_roots.append((os.path.dirname(os.path.abspath(p)), ""))
             b.add_file(p, os.path.basename(p))
         else:
             b.out.problems.append(f"{p}: no such file or directory")

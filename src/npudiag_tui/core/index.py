@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from typing import Callable, Iterator
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
 
 from npudiag_tui.core.formats.timestamps import TS6_HEAD, find_stamp, ts6_bytes_to_us, ts6_head_us, year_of
 
@@ -69,6 +71,77 @@ class UnreadableFile(Exception):
     """A file could not be read; the message names the file and the reason."""
 
 
+@dataclass
+class IndexState:
+    """What an index pass built, without the reader or the caches: what a worker process sends
+    back (see `Workspace.index`) and `FileIndex.adopt_state` takes."""
+
+    nl_before: array
+    block_time: array
+    newlines: int
+    indexed: int
+    size: int
+    inode: int | None
+    first_time: int
+    last_time: int
+
+
+class _PathReader:
+    """Opens the path for every read: a cold open, where nothing is being written."""
+
+    held = False
+    gone = False
+
+    def pread(self, idx: "FileIndex", length: int, offset: int) -> bytes:
+        try:
+            fd = os.open(idx.path, os.O_RDONLY)
+        except OSError as exc:
+            raise UnreadableFile(f"{idx.display}: {exc.strerror or exc}") from None
+        try:
+            return os.pread(fd, length, offset)
+        finally:
+            os.close(fd)
+
+
+class _ClosedReader(_PathReader):
+    """A closed file whose descriptor was given back: the path holds something else now."""
+
+    gone = True
+
+    def pread(self, idx: "FileIndex", length: int, offset: int) -> bytes:
+        return b""
+
+
+class _HeldReader(_PathReader):
+    """Reads through a descriptor held open, so a file rotated, renamed away or deleted stays
+    readable for as long as it is held."""
+
+    held = True
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def pread(self, idx: "FileIndex", length: int, offset: int) -> bytes:
+        try:
+            return os.pread(self.fd, length, offset)
+        except OSError:  # released under us by the tail thread: fall back to the path
+            if idx.closed:
+                return b""
+            return super().pread(idx, length, offset)
+
+
+class _RetiredReader(_PathReader):
+    """The bytes are gone: the scanned lines are kept (text, time, inherited), others are empty."""
+
+    gone = True
+
+    def __init__(self, kept: dict[int, tuple[bytes, int, bool]]) -> None:
+        self.kept = kept
+
+    def pread(self, idx: "FileIndex", length: int, offset: int) -> bytes:
+        return b""
+
+
 def decode(raw: bytes) -> str:
     """Lenient decoding: UTF-8 with replacement (GBK bytes must not crash anything)."""
     text = raw.decode("utf-8", errors="replace")
@@ -78,7 +151,15 @@ def decode(raw: bytes) -> str:
 
 
 class FileIndex:
-    """Line index of one file. Thread-compatible: one writer (`extend`), readers via pread."""
+    """Line index of one file. One writer (`extend`); readers on any thread read via pread, and
+    the two lazy block caches are guarded by a lock, since `extend` drops entries from them.
+
+    How it reads is a strategy: by path (a cold open), through a held descriptor (a file being
+    followed live, readable after rotation or deletion), closed (the path is not ours any more)
+    or retired (the bytes are gone; only the scanned lines are kept). A followed index
+    (`follow_live`) holds a partial last line back and answers a file that shrank under it with
+    empty lines until the live tail retires it.
+    """
 
     def __init__(self, path: str, file_id: int = -1, display: str | None = None,
                  year_hint: int | None = None) -> None:
@@ -95,8 +176,159 @@ class FileIndex:
         self.include_partial = True  # count a last line without newline (reports); live holds it
         self.last_time: int = -1  # last own stamp seen while indexing
         self.first_time: int = -1
-        self._offsets: OrderedDict[int, array] = OrderedDict()
-        self._times: OrderedDict[int, array] = OrderedDict()
+        self.closed = False  # followed live: deleted or rotated away
+        self.live = False  # followed live: tolerate a file that shrank before the tail saw it
+        self._reader: _PathReader = _PathReader()
+        self._offsets: OrderedDict[int, tuple[int, array]] = OrderedDict()  # block -> (byte end, offsets)
+        self._times: OrderedDict[int, tuple[int, array]] = OrderedDict()  # block -> (line end, stamps)
+        self._cache_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- state
+    def state(self) -> IndexState:
+        return IndexState(self.nl_before, self.block_time, self.newlines, self.indexed, self.size, self.inode,
+                          self.first_time, self.last_time)
+
+    def adopt_state(self, st: IndexState) -> None:
+        """Take what an index pass elsewhere (a worker process) built for this same file."""
+        self.nl_before, self.block_time, self.newlines, self.indexed = st.nl_before, st.block_time, st.newlines, \
+            st.indexed
+        self.size, self.inode, self.first_time, self.last_time = st.size, st.inode, st.first_time, st.last_time
+        self._clear_caches()
+
+    def _clear_caches(self, from_block: int = 0) -> None:
+        with self._cache_lock:
+            for cache in (self._offsets, self._times):
+                for k in [k for k in cache if k >= from_block]:
+                    del cache[k]
+
+    # An entry remembers how far the file was indexed when it was computed (a byte end for the
+    # offsets, a line end for the times) and only serves a lookup that wants exactly that: a
+    # reader that computed a block short just before `extend` dropped it could otherwise put
+    # the short block back after the drop.
+    def _cached(self, cache: "OrderedDict[int, tuple[int, array]]", k: int, upto: int) -> array | None:
+        with self._cache_lock:
+            got = cache.get(k)
+            if got is None or got[0] != upto:
+                return None
+            cache.move_to_end(k)
+            return got[1]
+
+    def _cache(self, cache: "OrderedDict[int, tuple[int, array]]", k: int, upto: int, value: array) -> None:
+        with self._cache_lock:
+            cache[k] = (upto, value)
+            if len(cache) > CACHED_BLOCKS:
+                cache.popitem(last=False)
+
+    # ----------------------------------------------------------------- live reading
+    def follow_live(self) -> None:
+        """From now on the file may be written: hold a partial last line back, and read a file
+        that shrank under us as empty lines rather than failing."""
+        self.live = True
+        self.include_partial = False
+
+    @property
+    def held(self) -> bool:
+        return self._reader.held
+
+    @property
+    def retired(self) -> bool:
+        return isinstance(self._reader, _RetiredReader)
+
+    def hold(self) -> bool:
+        """Open and keep a descriptor on the file, if it is still the inode we indexed."""
+        if self.held or self.retired:
+            return self.held
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            return False
+        if self.inode is not None and st.st_ino != self.inode:
+            os.close(fd)
+            return False
+        if self.inode is None:
+            self.inode = st.st_ino
+        self._reader = _HeldReader(fd)
+        return True
+
+    def release(self) -> None:
+        """Give the descriptor back (a closed file then reads as empty)."""
+        reader = self._reader
+        if not isinstance(reader, _HeldReader):
+            return
+        self._reader = _ClosedReader() if self.closed else _PathReader()
+        try:
+            os.close(reader.fd)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        """Deleted or rotated away: the path is not this file any more (a held descriptor still
+        reads it)."""
+        self.closed = True
+        if not self.held and not self.retired:
+            self._reader = _ClosedReader()
+
+    def reopen(self, path: str) -> None:
+        """Renamed inside the tree: the file is at `path` now."""
+        self.path = path
+        self.closed = False
+        if isinstance(self._reader, _ClosedReader):
+            self._reader = _PathReader()
+
+    def retire(self, hits: Iterable[tuple[int, str]]) -> None:
+        """The bytes are gone: keep the scanned lines (text from the scan, time from the text or
+        the block index), and read every other line as empty."""
+        if self.retired:
+            return
+        kept: dict[int, tuple[bytes, int, bool]] = {}
+        prev_t = -1
+        for ln, text in sorted(dict(hits).items()):
+            if not 0 <= ln < self.newlines:
+                continue
+            st = find_stamp(text[:400], self.year_hint)
+            if st is not None:
+                t, inh = st.us, False
+            else:
+                k = self.block_of_line(ln)
+                bt = self.block_time[k] if 0 <= k < len(self.block_time) else -1
+                bt = max(bt, -1)  # a block time never worked out (lazy) counts as none
+                t, inh = (prev_t if prev_t >= 0 else bt), True
+            prev_t = t
+            kept[ln] = (text.encode("utf-8", "replace"), t, inh)
+        self.closed = True
+        self.size = self.indexed  # a partial tail is gone with the rest
+        self.release()
+        self._reader = _RetiredReader(kept)
+        self._clear_caches()
+
+    def held_stat(self) -> os.stat_result | None:
+        """fstat of the held descriptor (None when nothing is held or it failed)."""
+        reader = self._reader
+        if not isinstance(reader, _HeldReader):
+            return None
+        try:
+            return os.fstat(reader.fd)
+        except OSError:
+            return None
+
+    def _kept(self, i: int) -> tuple[bytes, int, bool]:
+        reader = self._reader
+        return reader.kept.get(i, (b"", -1, True)) if isinstance(reader, _RetiredReader) else (b"", -1, True)
+
+    def still_intact(self) -> bool:
+        """The byte before the indexed end is still a newline (cheap rewrite/truncation check)."""
+        if self.indexed == 0:
+            return True
+        try:
+            reader = self._reader if self.held else _PathReader()
+            return reader.pread(self, 1, self.indexed - 1) == b"\n"
+        except (UnreadableFile, OSError):
+            return False
 
     # ----------------------------------------------------------------- building
     @property
@@ -114,15 +346,20 @@ class FileIndex:
         Reads 1 MiB chunks with pread (never mmap: files may be live). `on_chunk` sees each run
         of complete lines once, so a scanner can share this single pass over the data.
         """
+        reader = self._reader
+        if reader.gone:
+            return 0
+        held = isinstance(reader, _HeldReader)
         try:
-            fd = os.open(self.path, os.O_RDONLY)
+            fd = reader.fd if isinstance(reader, _HeldReader) else os.open(self.path, os.O_RDONLY)
         except OSError as exc:
             raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
         try:
             st = os.fstat(fd)
-            if self.inode is not None and st.st_ino != self.inode:
-                raise UnreadableFile(f"{self.display}: replaced on disk (rotation)")
-            self.inode = st.st_ino
+            if not held:  # a held descriptor is the inode by construction
+                if self.inode is not None and st.st_ino != self.inode:
+                    raise UnreadableFile(f"{self.display}: replaced on disk (rotation)")
+                self.inode = st.st_ino
             end = st.st_size if limit is None else min(st.st_size, limit)
             if end < self.indexed:
                 raise UnreadableFile(f"{self.display}: truncated")
@@ -130,7 +367,8 @@ class FileIndex:
         except OSError as exc:
             raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
         finally:
-            os.close(fd)
+            if not held:
+                os.close(fd)
 
     def _consume(self, fd: int, end: int, on_chunk: ChunkHook | None,
                  cancelled: Callable[[], bool] | None, progress: Callable[[int], None] | None) -> int:
@@ -184,9 +422,7 @@ class FileIndex:
         end = start + n
         first_line = self.newlines
         # the block holding the old end was cached short: forget it (and anything after it)
-        for cache in (self._offsets, self._times):
-            for k in [k for k in cache if k >= start // BLOCK]:
-                del cache[k]
+        self._clear_caches(start // BLOCK)
         # register every block that begins inside [start, end); count incrementally
         k = len(self.nl_before)
         counted_to, counted = 0, self.newlines
@@ -204,8 +440,9 @@ class FileIndex:
         t = self._last_stamp(data[max(0, n - 4096): n])
         if t >= 0:
             self.last_time = t
-        self.newlines = counted + data.count(b"\n", counted_to, n)
+        # indexed first: a reader that sees the new line count must see the bytes that hold it
         self.indexed = end
+        self.newlines = counted + data.count(b"\n", counted_to, n)
         if on_chunk is not None:
             on_chunk(Chunk(data, n, start, first_line, self))
 
@@ -242,31 +479,21 @@ class FileIndex:
 
     # ----------------------------------------------------------------- reading
     def _pread(self, length: int, offset: int) -> bytes:
-        try:
-            fd = os.open(self.path, os.O_RDONLY)
-        except OSError as exc:
-            raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
-        try:
-            return os.pread(fd, length, offset)
-        finally:
-            os.close(fd)
+        return self._reader.pread(self, length, offset)
 
     def _block_newlines(self, k: int) -> array:
         """Positions of the newlines inside block k, relative to the block start (cached).
 
         Two bytes each (a block is 64 KiB) and at most CACHED_BLOCKS blocks per file: with 8
         bytes and 256 blocks, a merge walking 73 files held ~100 MB of these caches."""
-        got = self._offsets.get(k)
-        if got is not None:
-            self._offsets.move_to_end(k)
-            return got
         start = k * BLOCK
         end = min(start + BLOCK, self.indexed)
+        got = self._cached(self._offsets, k, end)
+        if got is not None:
+            return got
         data = self._pread(end - start, start) if end > start else b""
         arr = array("H", (m.start() for m in _NL.finditer(data)))
-        self._offsets[k] = arr
-        if len(self._offsets) > CACHED_BLOCKS:
-            self._offsets.popitem(last=False)
+        self._cache(self._offsets, k, end, arr)
         return arr
 
     def _newline_pos(self, j: int) -> int:
@@ -290,6 +517,23 @@ class FileIndex:
 
     def raw_lines(self, first: int, count: int, max_bytes: int = 8 << 20) -> list[bytes]:
         """Raw bytes of lines [first, first+count), without newlines; long lines are cut."""
+        if self.retired:
+            last = min(first + count, self.line_count)
+            return [self._kept(i)[0] for i in range(max(first, 0), last)]
+        if not self.live:
+            return self._raw_lines(first, count, max_bytes)
+        # a followed file can shrink on disk before the tail sees it: the lines read as empty
+        # (the next apply retires the index) instead of failing
+        want = max(min(first + count, self.line_count) - max(first, 0), 0)
+        try:
+            got = self._raw_lines(first, count, max_bytes)
+            if len(got) == want:
+                return got
+        except (IndexError, UnreadableFile):
+            pass
+        return [b""] * want
+
+    def _raw_lines(self, first: int, count: int, max_bytes: int) -> list[bytes]:
         last = min(first + count, self.line_count) - 1
         if first < 0 or last < first:
             return []
@@ -314,26 +558,33 @@ class FileIndex:
 
     def full_line(self, i: int) -> str:
         """The exact whole line, however long (reports quote it verbatim)."""
+        if self.retired:
+            return self._kept(i)[0].decode("utf-8", "replace").rstrip("\r")
+        if not self.live:
+            return self._full_line(i)
+        try:
+            return self._full_line(i)
+        except (IndexError, UnreadableFile):
+            return ""
+
+    def _full_line(self, i: int) -> str:
         s, e = self.line_start(i), self.line_end(i)
         return decode(self._pread(e - s, s))
 
     # ----------------------------------------------------------------- time
     def _block_times(self, k: int) -> array:
         """Own stamp of every line starting in block k, -1 where the line has none."""
-        got = self._times.get(k)
-        if got is not None:
-            self._times.move_to_end(k)
-            return got
         first = self._block_first_line(k)
         last = (min(self.nl_before[k + 1] + 1, self.line_count) if k + 1 < len(self.nl_before)
                 else self.line_count)
+        got = self._cached(self._times, k, last)
+        if got is not None:
+            return got
         times = array("q")
         if last > first:
             for raw in self.raw_lines(first, last - first):
                 times.append(self.stamp_of(raw))
-        self._times[k] = times
-        if len(self._times) > CACHED_BLOCKS:
-            self._times.popitem(last=False)
+        self._cache(self._times, k, last, times)
         return times
 
     def block_of_line(self, i: int) -> int:
@@ -347,6 +598,17 @@ class FileIndex:
         return self._block_first_line(k), self._block_times(k)
 
     def own_time(self, i: int) -> int | None:
+        if self.retired:
+            _, t, inherited = self._kept(i)
+            return t if t >= 0 and not inherited else None
+        if not self.live:
+            return self._own_time(i)
+        try:
+            return self._own_time(i)
+        except (IndexError, UnreadableFile):
+            return None
+
+    def _own_time(self, i: int) -> int | None:
         k = self.block_of_line(i)
         times = self._block_times(k)
         first = self._block_first_line(k)
@@ -359,6 +621,17 @@ class FileIndex:
 
     def line_time(self, i: int) -> tuple[int | None, bool]:
         """(time, inherited): a line without its own stamp inherits the previous line's."""
+        if self.retired:
+            _, t, inherited = self._kept(i)
+            return (None, True) if t < 0 else (t, inherited)
+        if not self.live:
+            return self._line_time(i)
+        try:
+            return self._line_time(i)
+        except (IndexError, UnreadableFile):
+            return None, True
+
+    def _line_time(self, i: int) -> tuple[int | None, bool]:
         k = self.block_of_line(i)
         walked = 0
         while k >= 0:

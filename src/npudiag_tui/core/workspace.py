@@ -9,32 +9,51 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, NamedTuple
 
-from npudiag_tui.core.discover import Discovery, discover
+from npudiag_tui.core.discover import Discovery, discover, source_label
 from npudiag_tui.core.formats.timestamps import to_us, year_of
-from npudiag_tui.core.index import FileIndex, UnreadableFile
-from npudiag_tui.core.model import Source, SourceFile, Stream
-from npudiag_tui.core.scan import SourceScan
-
-_HCCL_RANK = re.compile(r"(?<![A-Za-z])rank\[(\d+)\]")
-_HCCL_DEV = re.compile(r"deviceLogicId\[(\d+)\]")
-_RANKID = re.compile(r"RankID:(\d+)")
-
+from npudiag_tui.core.index import FileIndex, IndexState, UnreadableFile
+from npudiag_tui.core.model import Diagnosis, Source, SourceFile, Stream
+from npudiag_tui.core.ranks import resolve_ranks
+from npudiag_tui.core.scan import LineHit, SourceScan
 
 PARALLEL_MIN_BYTES = 64 << 20
 PARALLEL_MIN_WORKERS = 2
-_INDEX_STATE = ("nl_before", "block_time", "newlines", "indexed", "size", "inode", "first_time", "last_time")
+# The index pass forks its workers before the TUI loads Textual (see `start_index`), and the
+# tests' monkeypatched worker functions reach the workers only by fork: say so, rather than
+# rely on the platform default (Python 3.14 makes it forkserver on Linux).
+START_METHOD = "fork"
+
+
+class _FileResult(NamedTuple):
+    """One file's outcome in a worker process: its index state and scan findings, or an error."""
+
+    file_id: int
+    state: IndexState | None
+    hits: list[LineHit]
+    rank_lines: list[str]
+    has_info: bool
+    error: str | None
 
 
 _progress_slots: Any = None  # per worker process: shared byte counters, one slot per batch
 
 
-def _init_worker(slots: Any) -> None:
+def _init_worker(slots: Any, pids: Any) -> None:
+    """Runs once in every worker process: keep the progress counters, and tell the parent this
+    process's pid (so a cancelled pass can end it)."""
+    import os
+
     global _progress_slots
     _progress_slots = slots
+    with pids.get_lock():
+        for k in range(len(pids)):
+            if pids[k] == 0:
+                pids[k] = os.getpid()
+                break
 
 
 def _index_file(job: tuple[int, str, str, bool, int | None, int | None, int],
-                progress: Callable[[int], None] | None = None) -> tuple:
+                progress: Callable[[int], None] | None = None) -> _FileResult:
     """Worker-process half of `Workspace.index` on large trees: index and scan one whole file
     (up to `limit` bytes for a snapshot) and send back only the compact state and the hits.
 
@@ -47,11 +66,11 @@ def _index_file(job: tuple[int, str, str, bool, int | None, int | None, int],
     try:
         idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk), limit=limit, progress=progress)
     except UnreadableFile as exc:
-        return file_id, {}, [], [], False, str(exc)
-    return file_id, {k: getattr(idx, k) for k in _INDEX_STATE}, scan.hits, scan.rank_lines, scan.has_info, None
+        return _FileResult(file_id, None, [], [], False, str(exc))
+    return _FileResult(file_id, idx.state(), scan.hits, scan.rank_lines, scan.has_info, None)
 
 
-def _index_batch(slot: int, jobs: list[tuple]) -> list[tuple]:
+def _index_batch(slot: int, jobs: list[tuple]) -> list[_FileResult]:
     """A few files per task: fewer round trips through the parent (whose busy UI thread also
     runs the pool's feeder). Progress goes to a shared counter, not through the result queue."""
     out = []
@@ -64,7 +83,8 @@ def _index_batch(slot: int, jobs: list[tuple]) -> list[tuple]:
 
     for job in jobs:
         out.append(_index_file(job, progress))
-        done += out[-1][1].get("size", 0)  # what was read (0 for a file that failed)
+        state = out[-1].state
+        done += state.size if state is not None else 0  # what was read (0 for a file that failed)
         progress(0)
     return out
 
@@ -128,23 +148,28 @@ def _year_hints(files: list[SourceFile]) -> list[int | None]:
     return hints
 
 
-def _stop_workers(pool: Any) -> None:
-    """Cancelled (the user quit while indexing): end the worker processes now instead of
-    letting interpreter exit wait for their batches (~1 s). ProcessPoolExecutor has no public
-    way; its process table is used when present, else this does nothing."""
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
-        try:
-            proc.terminate()
-        except (OSError, AttributeError):
-            pass
-
-
 class _Inflight(NamedTuple):
     """An index pass running in worker processes (see `Workspace.start_index`)."""
 
     pool: Any
     futures: set
     slots: Any  # shared per-batch byte counters (progress)
+    pids: Any  # shared: each worker process's pid (0 until it started), to end them when cancelled
+
+    def stop(self) -> None:
+        """Cancelled (the user quit while indexing): end the workers now instead of letting
+        interpreter exit wait for their batches. ProcessPoolExecutor has no public way to end
+        its processes, so the pids the workers reported at start-up are signalled."""
+        import os
+        import signal
+
+        for pid in list(self.pids):
+            if pid > 0:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except OSError:
+                    pass
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 class Workspace:
@@ -239,8 +264,7 @@ class Workspace:
                 done += f.size
                 if progress is not None:
                     progress(done, total)
-        self._assign_ranks()
-        self._diagnosis = None
+        self.resolve_ranks()
 
     def _submit_parallel(self, workers: int, snapshot: bool) -> "_Inflight | None":
         """Large trees: batches of files on every core (per-line work is pure Python, so
@@ -272,13 +296,16 @@ class Workspace:
                                 self.indexes[f.file_id].year_hint, f.size if snapshot else None,
                                 before[f.file_id]))
         try:
-            slots = multiprocessing.RawArray("q", len(batches))
-            pool = ProcessPoolExecutor(max_workers=min(workers, len(batches)), initializer=_init_worker,
-                                       initargs=(slots,))
+            ctx = multiprocessing.get_context(START_METHOD)
+            slots = ctx.RawArray("q", len(batches))
+            n = min(workers, len(batches))
+            pids = ctx.Array("q", n)
+            pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker,
+                                       initargs=(slots, pids))
             futures = {pool.submit(_index_batch, k, batch) for k, batch in enumerate(batches)}
         except (OSError, ValueError, NotImplementedError, RuntimeError):
             return None
-        return _Inflight(pool, futures, slots)
+        return _Inflight(pool, futures, slots, pids)
 
     def _collect_parallel(self, inflight: "_Inflight", progress: Callable[[int, int], None] | None,
                           cancelled: Callable[[], bool] | None) -> bool:
@@ -288,7 +315,7 @@ class Workspace:
         from concurrent.futures.process import BrokenProcessPool
 
         total = max(self.total_bytes, 1)
-        results: dict[int, tuple] = {}
+        results: dict[int, _FileResult] = {}
         pending = inflight.futures
         finished_ok = False
         try:
@@ -296,11 +323,11 @@ class Workspace:
                 finished, pending = wait(pending, timeout=0.05)
                 for fut in finished:
                     for got in fut.result():
-                        results[got[0]] = got
+                        results[got.file_id] = got
                 if progress is not None:
                     progress(min(sum(inflight.slots), total), total)
                 if cancelled is not None and cancelled():
-                    _stop_workers(inflight.pool)
+                    inflight.stop()
                     return True
             finished_ok = True
         except (BrokenProcessPool, OSError, RuntimeError, MemoryError, ValueError, TypeError):
@@ -315,21 +342,15 @@ class Workspace:
                 got = results.get(f.file_id)
                 if got is None:
                     continue
-                _, state, hits, rank_lines, has_info, error = got
-                if error:
-                    if f.file_id not in self.failed_files:
-                        self.problems.append(error)
-                    self.failed_files.add(f.file_id)
+                if got.state is None:
+                    self._failed(f.file_id, got.error or f"{f.display}: not indexed")
                     continue
-                idx = self.indexes[f.file_id]
-                for key, value in state.items():
-                    setattr(idx, key, value)
-                scan.hits.extend(hits)
+                self.indexes[f.file_id].adopt_state(got.state)
+                scan.hits.extend(got.hits)
                 if not scan.rank_found:
-                    scan.rank_lines.extend(rank_lines)
-                scan.has_info = scan.has_info or has_info
-        self._assign_ranks()
-        self._diagnosis = None
+                    scan.rank_lines.extend(got.rank_lines)
+                scan.has_info = scan.has_info or got.has_info
+        self.resolve_ranks()
         return True
 
     def _extend_file(self, file_id: int, scan: SourceScan, progress: Callable[[int], None] | None,
@@ -339,35 +360,80 @@ class Workspace:
             return idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk),
                               cancelled=cancelled, progress=progress, limit=limit)
         except UnreadableFile as exc:
-            if file_id not in self.failed_files:
-                self.problems.append(str(exc))
-            self.failed_files.add(file_id)
+            self._failed(file_id, str(exc))
             return 0
 
-    def _assign_ranks(self) -> None:
+    def _failed(self, file_id: int, problem: str) -> None:
+        if file_id not in self.failed_files:
+            self.problems.append(problem)
+        self.failed_files.add(file_id)
+
+    def resolve_ranks(self) -> None:
+        """Fill in the sources' ranks and devices from what the scan found (see `core.ranks`);
+        run after the index pass and after live growth. The labels follow the devices."""
+        resolve_ranks(self.sources, self.scans)
+        self._relabel()
+        self._diagnosis = None
+
+    def _relabel(self) -> None:
         for src in self.sources:
-            scan = self.scans[src.source_id]
-            for line in scan.rank_lines:
-                if src.rank is None and ("HcclCommInit" in line or "rankSize" in line):
-                    m = _HCCL_RANK.search(line)
-                    if m:
-                        src.rank = int(m.group(1))
-                    d = _HCCL_DEV.search(line)
-                    if d and src.device is None:
-                        src.device = int(d.group(1))
-                if src.rank is None and src.stream is not Stream.STDOUT:
-                    m = _RANKID.search(line)
-                    if m:
-                        src.rank = int(m.group(1))
-        # a device log belongs to the rank of the plog with the same pid
-        by_pid = {s.pid: s for s in self.sources if s.stream is Stream.PLOG and s.pid is not None}
-        for src in self.sources:
-            if src.stream is Stream.DEVICE and src.pid in by_pid:
-                host = by_pid[src.pid]
-                if src.rank is None:
-                    src.rank = host.rank
-                if host.device is None:
-                    host.device = src.device
+            if src.stream is not Stream.STDOUT:
+                src.label = source_label(src)
+
+    # ---------------------------------------------------------------- live mutation
+    # The live tail (core.live) changes the opened set only through these, so that the lists
+    # stay parallel (`files[i]`, `indexes[i]` and file id i; `sources[j]`, `scans[j]`) and every
+    # file id ever handed out stays valid: ids are never reused, lists only grow.
+
+    def add_source(self, stream: Stream, pid: int | None, device: int | None, run_kind: str | None,
+                   label: str = "") -> Source:
+        src = Source(source_id=len(self.sources), stream=stream, files=[], pid=pid, device=device,
+                     run_kind=run_kind, label=label)
+        self.sources.append(src)
+        self.scans.append(SourceScan(stream, run_log=run_kind == "run"))
+        return src
+
+    def add_file(self, sf: SourceFile, src: Source) -> FileIndex:
+        """A file that appeared while following: the next file id, in `src`'s chain at its
+        name-time place (a rotation's new file normally goes last). Returns its (live) index."""
+        sf.file_id = len(self.files)
+        self.files.append(sf)
+        idx = FileIndex(sf.path, sf.file_id, sf.display)
+        idx.follow_live()
+        self.indexes.append(idx)
+        pos = len(src.files)
+        if sf.name_time is not None:
+            while pos > 0 and (src.files[pos - 1].name_time or 0) > sf.name_time:
+                pos -= 1
+        src.files.insert(pos, sf)
+        self._source_of_file[sf.file_id] = src
+        return idx
+
+    def grow_file(self, file_id: int) -> int:
+        """Index and scan what was appended to the file; returns the new complete lines.
+        Raises UnreadableFile."""
+        scan = self.scans[self.source_of_file(file_id).source_id]
+        idx = self.indexes[file_id]
+        n = idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk))
+        self.files[file_id].size = idx.size
+        return n
+
+    def move_file(self, file_id: int, path: str, display: str) -> None:
+        """A followed file was renamed inside the tree: its id follows the new name."""
+        f = self.files[file_id]
+        f.path, f.display = path, display
+        idx = self.indexes[file_id]
+        idx.display = display
+        idx.reopen(path)
+
+    def close_file(self, file_id: int) -> None:
+        """Deleted or rotated away: the path is not this file any more."""
+        self.indexes[file_id].close()
+
+    def retire_file(self, file_id: int) -> None:
+        """The file's bytes are gone: keep the lines the scan found, read the rest as empty."""
+        scan = self.scans[self.source_of_file(file_id).source_id]
+        self.indexes[file_id].retire((h.line, h.text) for h in scan.hits if h.file_id == file_id)
 
     # ---------------------------------------------------------------- diagnosis
     @property
@@ -381,12 +447,15 @@ class Workspace:
             self.problems.extend(w for w in self._registry.warnings if w not in self.problems)
         return self._registry
 
-    def diagnose(self):
+    def diagnose(self) -> Diagnosis:
         """The Diagnosis of what is indexed now (cached until the next index/refresh)."""
         if self._diagnosis is None:
-            from npudiag_tui.core.diagnosis.engine import diagnose
+            from npudiag_tui.core.diagnosis.engine import Inputs, build_all_events, diagnose
 
-            self._diagnosis = diagnose(self)
+            events = build_all_events(self.sources, self.scans, self.indexes)
+            resolve_ranks(self.sources, self.scans, events)  # CANN pids named with a rank
+            inputs = Inputs(self.sources, self.scans, self.indexes, self.files, lambda: self.registry)
+            self._diagnosis = diagnose(inputs, events)
         return self._diagnosis
 
     def invalidate(self) -> None:

@@ -31,7 +31,7 @@ from textual import work
 from textual.message import Message
 from textual.widget import Widget
 
-from npudiag_tui.core.live import LOG_SUFFIXES, LiveTail, LiveUpdate
+from npudiag_tui.core.live import LiveTail, LiveUpdate, may_be_log
 from npudiag_tui.tui.messages import DiagnosisReady
 
 DEBOUNCE_MS = 150
@@ -40,15 +40,14 @@ POLL_DELAY_MS = 300
 
 
 def make_filter(known: Callable[[], set[str]] | None = None):
-    """A watchfiles filter: log-like names, directories, and files we already follow."""
+    """A watchfiles filter: names discovery would read, directories, and files we already follow."""
     from watchfiles import DefaultFilter
 
     class LogFileFilter(DefaultFilter):
         def __call__(self, change: Any, path: str) -> bool:
             if not super().__call__(change, path):
                 return False
-            name = path.rsplit(os.sep, 1)[-1].lower()
-            if name.endswith(LOG_SUFFIXES) or os.path.isdir(path):
+            if may_be_log(path.rsplit(os.sep, 1)[-1]) or os.path.isdir(path):
                 return True
             return known is not None and os.path.normpath(path) in known()
 

@@ -8,7 +8,7 @@ demote wrappers, sync failures, relays, repeats and timeouts on healthy ranks.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import classify, compile_stage, route
@@ -17,11 +17,11 @@ from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.console import clean
 from npudiag_tui.core.formats.timestamps import format_us
-from npudiag_tui.core.model import Diagnosis, ErrorEvent, LineRef, RankRole, Situation, Stream
-from npudiag_tui.core.registry import lookup_numeric
-
-if TYPE_CHECKING:  # pragma: no cover
-    from npudiag_tui.core.workspace import Workspace
+from npudiag_tui.core.index import FileIndex
+from npudiag_tui.core.model import Diagnosis, ErrorEvent, LineRef, RankRole, Situation, Source, SourceFile, Stream
+from npudiag_tui.core.ranks import event_pid_ranks
+from npudiag_tui.core.registry import Registry, lookup_numeric
+from npudiag_tui.core.scan import SourceScan
 
 US = 1_000_000
 RELATION = {
@@ -41,19 +41,29 @@ def _normal(text: str) -> str:
     return _NORMALISE.sub("#", body).strip()
 
 
-def collect_events(ws: "Workspace") -> list[ErrorEvent]:
+class Inputs(NamedTuple):
+    """What a diagnosis reads. `registry` is called only when an anchor needs guidance (loading
+    it costs time, and its warnings become problems)."""
+
+    sources: Sequence[Source]
+    scans: Sequence[SourceScan]
+    indexes: Sequence[FileIndex]
+    files: Sequence[SourceFile]
+    registry: Callable[[], Registry]
+
+
+def build_all_events(sources: Sequence[Source], scans: Sequence[SourceScan],
+                     indexes: Sequence[FileIndex]) -> list[ErrorEvent]:
+    """Every source's events, before ranks: `core.ranks` reads them to tie CANN pids to ranks."""
     events: list[ErrorEvent] = []
-    for src in ws.sources:
-        scan = ws.scans[src.source_id]
-        events.extend(build_events(src, scan.hits, ws.indexes))
-    # torch_npu headers tie a CANN pid to a rank: give that rank to the pid's plog and events
-    pid_rank: dict[int, int] = {}
-    for ev in events:
-        if ev.cann_pid is not None and ev.rank is not None:
-            pid_rank.setdefault(ev.cann_pid, ev.rank)
-    for src in ws.sources:
-        if src.rank is None and src.pid in pid_rank:
-            src.rank = pid_rank[src.pid]
+    for src in sources:
+        events.extend(build_events(src, scans[src.source_id].hits, indexes))
+    return events
+
+
+def _finish_events(ws: Inputs, events: list[ErrorEvent]) -> list[ErrorEvent]:
+    """Times and ranks the lines lack, and categories, once the sources' ranks are resolved."""
+    pid_rank = event_pid_ranks(events)
     # an event before the first stamp of its file takes the next stamp (never sorted to the top)
     nxt: dict[int, int | None] = {}
     for ev in sorted(events, key=lambda e: (e.ref.file_id, e.ref.line), reverse=True):
@@ -176,7 +186,7 @@ def anchor_ref(ev: ErrorEvent) -> LineRef:
     return line if isinstance(line, LineRef) else ev.ref
 
 
-def _ranks(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[RankRole]:
+def _ranks(ws: Inputs, events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[RankRole]:
     ranks = sorted({s.rank for s in ws.sources if s.rank is not None} |
                    {e.rank for e in events if e.rank is not None})
     first: dict[int, ErrorEvent] = {}
@@ -216,7 +226,7 @@ def _ranks(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent | None)
 _TABLE_PEER = re.compile(r"\|\s*[\d.:a-fA-F]+\((\d+)\)\s*\|")
 
 
-def _timeout_suspect(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEvent, ranks: list[int],
+def _timeout_suspect(ws: Inputs, events: list[ErrorEvent], anchor: ErrorEvent, ranks: list[int],
                      first: dict[int, ErrorEvent]) -> int | None:
     """The rank a timeout points at: named remote rank, crimer, LINK_ERROR_INFO peer, or the
     rank that stopped logging first without an error of its own."""
@@ -253,9 +263,9 @@ def _timeout_suspect(ws: "Workspace", events: list[ErrorEvent], anchor: ErrorEve
     return None
 
 
-def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) -> tuple[dict | None, str | None]:
+def _guidance(ws: Inputs, anchor: ErrorEvent, related: list[ErrorEvent]) -> tuple[dict | None, str | None]:
     """Registry entry for the anchor's most specific code (or a related event's)."""
-    reg = ws.registry
+    reg = ws.registry()
     text = anchor.detail or anchor.text
 
     def from_registry(code: str, where: ErrorEvent) -> dict | None:
@@ -296,7 +306,7 @@ def _guidance(ws: "Workspace", anchor: ErrorEvent, related: list[ErrorEvent]) ->
     return None, None
 
 
-def _describe(ev: ErrorEvent, ws: "Workspace") -> str:
+def _describe(ev: ErrorEvent, ws: Inputs) -> str:
     where = ws.files[anchor_ref(ev).file_id].display
     bits = [f"{where}:{anchor_ref(ev).line + 1}"]
     if ev.time is not None:
@@ -324,9 +334,10 @@ _CAUSE = {
 }
 
 
-def diagnose(ws: "Workspace") -> Diagnosis:
+def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
+    """The diagnosis of `events` (from `build_all_events`, after `core.ranks.resolve_ranks`)."""
     source_order = {s.source_id: i for i, s in enumerate(ws.sources)}
-    events = collect_events(ws)
+    events = _finish_events(ws, events)
     events.sort(key=lambda e: _order_key(e, source_order))
     # exact repeats first, so that the anchor is never a repeat
     anchor = choose_anchor(events)

@@ -23,6 +23,7 @@ from textual.strip import Strip
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline
 from npudiag_tui.core.formats.levels import line_level
+from npudiag_tui.core.index import UnreadableFile
 from npudiag_tui.tui.lines import sanitize
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -196,7 +197,7 @@ class LogView(ScrollView, can_focus=True):
         if 0 <= i < self.count:
             try:
                 return self.timeline.time_at(i)
-            except Exception:  # a file vanished under us: no time rather than a crash
+            except UnreadableFile:  # a file deleted while shown (not followed): no time
                 return None
         return None
 
@@ -224,7 +225,7 @@ class LogView(ScrollView, can_focus=True):
                 run += 1
             try:
                 texts = self.ws.indexes[fid].lines(line, run)
-            except Exception:
+            except UnreadableFile:  # a file deleted while shown (not followed): empty rows
                 texts = []
             for k in range(run):
                 self._texts.put(i + k, texts[k] if k < len(texts) else "")
@@ -324,7 +325,7 @@ class LogView(ScrollView, can_focus=True):
             parts.append(f"{_STREAM_TAG.get(src.stream, '?')}{rank:<3.3} ", style_g)
         try:
             t, inherited = self.ws.indexes[fid].line_time(self.timeline.at(i)[1])
-        except Exception:
+        except UnreadableFile:
             t, inherited = None, True
         if t is None:
             parts.append(" " * 16, style_g)
@@ -371,10 +372,7 @@ class LogView(ScrollView, can_focus=True):
         base = self.rich_style
         if i >= self.count:
             return Strip.blank(width, base)
-        try:
-            strip = self._line_strip(i)
-        except Exception:  # a reader race or vanished file: show an empty row, retry later
-            return Strip.blank(width, base)
+        strip = self._line_strip(i)
         gw = self._gutter_width()
         gutter = strip.crop(0, gw)
         body = strip.crop(gw + scroll_x, gw + scroll_x + max(width - gw, 0))

@@ -1,14 +1,14 @@
 """Per-file line index: a block index over fixed 64 KiB blocks, built with read/pread.
 
 Why a block index and not an offset per line: counting newlines per block runs at C speed
-(~1.4 GB/s here) and costs 16 bytes per *block*, while a Python-level pass over every line is
+(bench/README.md) and costs 16 bytes per *block*, while a Python-level pass over every line is
 two orders of magnitude slower. Line offsets and per-line times are materialised lazily, one
 block at a time, for the lines somebody actually looks at, and cached.
 
 Per block we keep: the number of newlines before it (`int64`) and the first own timestamp of
 a line starting in it (`int64`, -1 when none). The timestamps are worked out lazily, when a
-time lookup bisects over the blocks: parsing one per block cost a tenth of the index pass, and a
-lookup needs only a dozen of them. That is 16 bytes per 64 KiB, far below the
+time lookup bisects over the blocks, because a lookup needs only a dozen of them while parsing
+one per block during the pass would slow the pass. That is 16 bytes per 64 KiB, far below the
 16 bytes per line budget, and appendable: `extend()` continues from the last complete line,
 holding a partial last line back until its newline arrives (live tail).
 """

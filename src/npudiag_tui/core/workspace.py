@@ -59,7 +59,7 @@ def _index_file(job: tuple[int, str, str, bool, int | None, int | None, int],
 
     `before` is the size of the source's earlier files: the rank-line search covers only the
     first megabytes of a source, as in the serial pass, not the first megabytes of every
-    rotated file (which cost a fifth of the pass)."""
+    rotated file (a noticeable share of the pass)."""
     file_id, path, stream, run_log, year, limit, before = job
     idx = FileIndex(path, file_id, path, year_hint=year)
     scan = SourceScan(Stream(stream), run_log=run_log, rank_bytes=before)
@@ -235,9 +235,8 @@ class Workspace:
         return self._inflight is not None
 
     def _parallel_wanted(self, processes: bool | None) -> bool:
-        # Two processes on two vCPUs index the bench tree 1.6-1.9x faster than one (measured
-        # 2026-11-30); the pool still costs a fork and a pickle per file, so small trees and
-        # single files stay serial.
+        # Worker processes pay off on large trees (bench/README.md); the pool costs a fork and
+        # a pickle per file, so small trees and single files stay serial.
         return (processes is not False and min(_workers(), 8) >= PARALLEL_MIN_WORKERS
                 and self.total_bytes >= PARALLEL_MIN_BYTES and len(self.files) >= 2)
 
@@ -280,8 +279,7 @@ class Workspace:
                 acc += f.size
         # Guided batches, handed out as workers free up: each takes about 1/(2 x workers) of
         # the bytes still unassigned, largest files first, so batches shrink to single files
-        # at the end and the workers finish together (equal batches left one idle for 0.2-0.3
-        # s of a 1.2 s pass).
+        # at the end and the workers finish together (equal batches leave one idle).
         batches: list[list[tuple]] = []
         remaining = self.total_bytes
         size = target = 0

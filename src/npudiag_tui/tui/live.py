@@ -13,8 +13,8 @@ the panes' sources for new/rotated/truncated files, and a notification (markup=F
 anchor moved. While the user has scrolled away (`app.following` false) the status line counts
 the lines that arrived; `t` resumes (the app's action).
 
-Why these watchfiles settings (TEXTUAL.md 2.6, 3.8, pitfalls 19-23): `debounce` 150 and `step`
-40 give ~100 ms batches under continuous writes and ~70 ms for a single append; change kinds are
+Why these watchfiles settings: `debounce` 150 and `step` 40 give batches about every 100 ms
+under continuous writes and a single append quickly (bench/README.md); change kinds are
 ignored (LiveTail re-stats); inotify is event driven, so an idle folder costs nothing; with
 `force_polling` (NFS, WSL, containers without inotify instances) `poll_delay_ms` stays at 300.
 """

@@ -1,6 +1,6 @@
 """From scanned events to a Diagnosis: cascade links, the anchor, ranks, guidance, actions.
 
-The method is DOMAIN.md section 4: anchor the earliest error that on its own explains what
+The method (docs/diagnosis.md): anchor the earliest error that on its own explains what
 follows, by recorded (aligned) time and causality rather than by position in a file, and
 demote wrappers, sync failures, relays, repeats and timeouts on healthy ranks.
 """

@@ -35,3 +35,16 @@ def test_named_source_paths_exist(page: Path):
     missing = sorted(p for p in named if not any((base / p).exists() for base in _BASES)
                      and "<" not in p and not p.startswith(("debug/", "plog/", "device-")))
     assert missing == []
+
+
+def test_code_refers_to_docs_in_the_repository():
+    # the design notes outside the repository are not there for anyone who clones it
+    outside = re.compile(r"\b(?:DOMAIN|DESIGN|TEXTUAL)\.md\b|\bDOMAIN \d")
+    found = []
+    for top in ("src", "tests", "bench", "tools"):
+        for path in (ROOT / top).rglob("*"):
+            if path.suffix in (".py", ".md", ".sh") and "corpus" not in path.parts:
+                for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+                    if outside.search(line):
+                        found.append(f"{path.relative_to(ROOT)}:{n}")
+    assert found == []

@@ -327,3 +327,60 @@ def test_lookalike_init_model_failed_is_not_environment(tmp_path):
         "EH9999: Inner Error!\n"
         "EH9999  [Init][Model]init model failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"})
     assert d.category != "environment"
+
+
+def test_glog_error_letter_makes_a_line_an_error_and_ret_carries_the_status(tmp_path):
+    """glog prints the level as a letter; a line at E with no error word is still an error, and
+    `ret:207000.` is an aclError status (the sentence's full stop is not a decimal)."""
+    ws, d = diagnose(tmp_path, {"client.log":
+        "I0419 16:59:47.796775 19844 client.cpp:264] Mounting segment: 1073741824 bytes\n"
+        "E0419 16:59:47.826516 19842 transport.cpp:487] Register mem ret:207000.\n"
+        "E0419 16:59:47.826553 19842 service.cpp:1521] register_local_memory_failed size=1073741824, error=-1\n"})
+    assert "Register mem ret:207000." in anchor_text(ws, d)
+    assert d.category == "environment"  # 207xxx: not supported on this hardware or install
+
+
+def test_lookalike_glog_info_with_a_status_is_no_error(tmp_path):
+    ws, d = diagnose(tmp_path, {"client.log":
+        "I0419 16:59:47.826516 19842 transport.cpp:487] Register mem ret:0.\n"
+        "I0419 16:59:47.826553 19842 build.cpp:12] toolkit version 100000.5 loaded\n"})
+    assert d.anchor is None
+
+
+def test_device_exception_with_a_full_stop_after_the_serial_number(tmp_path):
+    ws, d = diagnose(tmp_path, {"infer.log":
+        "EI9999: Inner Error!\n"
+        "        The error from device(1), serial number is 13. there is a sdma error, sdma channel is 0, the "
+        "channel exist the following problems: The SMMU returns a Terminate error during page table translation.\n"
+        "EI9999: 2026-03-11-10:00:01.000.100  Memory async copy failed, device_id=1, stream_id=3, task_id=703"
+        "[FUNC:GetError][FILE:stream.cc][LINE:1082]\n"})
+    assert "there is a sdma error" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_error_manager_format_glitch_is_noise_and_a_plugin_so_that_fails_to_load_is_environment(tmp_path):
+    text = (plog("ERROR", "GE", 7, "10:00:00.000.100", "[error_manager.cc:91]7 FormatErrorMessage: FormatErrorMessage "
+                 "failed, ret:-1, pattern:%s[FUNC:%s][FILE:%s][LINE:%d]")
+            + plog("ERROR", "FE", 7, "10:00:00.000.200", "[plugin_manager.cc:62]7 OpenPlugin:\"[FEInit][OpPluginSo] Fail to "
+                   "load so file /opt/cann/opp/fusion_pass/libx_fusion_pass.so, error message is (null).\""))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-7_20260311100000000.log": text})
+    assert "Fail to load so file" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_failing_to_load_a_model_file_is_not_a_library(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "RuntimeError: Fail to load model file /data/w.safetensors\n"})
+    assert d.category != "environment"
+
+
+def test_missing_distributed_backend_is_environment_and_atb_setup_is_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log": "RuntimeError: Distributed package doesn't have NCCL built in\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"serve.log":
+        "[rank0]:[E806 06:36:53.094766090 compiler_depend.ts:429] PagedAttentionOperation setup failed!\n"})
+    assert d.category == "operator"
+
+
+def test_lookalike_setup_of_something_else_is_not_an_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log": "[rank0]:[E806 06:36:53.0947 server.cpp:9] logging setup failed!\n"})
+    assert d.category != "operator"

@@ -50,6 +50,9 @@ _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
+# glog / c10 lines at level E or F (`E0419 16:59:47.8 …`, `[E806 06:36:53 …`): their level is the
+# letter, and the words may hold no error vocabulary at all (formats.levels reads them the same way)
+_CONSOLE_NATIVE = re.compile(r"\n\[?[EF]\d{3,4} \d\d:\d\d:\d\d")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 def _prefixed_continuation(line: str) -> bool:
     """An indented line behind a launcher or rank prefix (`[rank0]:`, `(Worker pid=1) ERROR …`):
@@ -183,6 +186,7 @@ class SourceScan:
                     b == len(text) or not text[b].isalnum()):
                 starts.append(a)
         starts.extend(m.start() for m in _CONSOLE_FRAME.finditer("\n" + text))  # match start = line start
+        starts.extend(m.start() for m in _CONSOLE_NATIVE.finditer("\n" + text))
         starts.sort()
         kept: list[int] = []
         pos = line = 0

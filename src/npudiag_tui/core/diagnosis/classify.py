@@ -43,7 +43,8 @@ _ENV_TEXT = re.compile(
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\bbind\(?\)? failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
-    r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed"
+    r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
+    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
@@ -59,7 +60,7 @@ _COMPILE_TEXT = re.compile(
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd"
 )
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|InferShape|\bop type is\b|\boperator\b|\bNNOP\b|"
-                      r"[Kk]ernel param|\bop\[")
+                      r"[Kk]ernel param|\bop\[|\w+Operation setup failed|\batb::")  # ATB operations
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"

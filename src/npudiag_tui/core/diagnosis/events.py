@@ -26,7 +26,7 @@ K = EventKind
 _BENIGN_MODULES = {"ATRACE", "IDEDD", "PROFILING", "TUNE", "MSPROF", "DVPP_TRACE"}
 _BENIGN_PLOG = re.compile(
     r"open file failed|trace collect|^[\s_|=\-+*]*$|^[\s|]*[-_=]{6,}|LINK_ERROR_INFO|dest_ip\(user_rank\)|"
-    r"comm error, device\[|^\s*\|"
+    r"comm error, device\[|^\s*\||FormatErrorMessage failed"  # the error manager could not format a message
 )
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
@@ -73,6 +73,7 @@ _OOM = re.compile(r"out of memory|OutOfMemoryError|memory allocation failed|allo
 # A library or module that cannot be loaded is always a cause (an environment error), at any level.
 _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
+    r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh"
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine

@@ -130,7 +130,7 @@ def parse_cann_detail(text: str) -> CannDetail | None:
 # `the error is fftsplus aivector error`, or a task timeout sentence).
 _DEVICE_HEAD = re.compile(
     r"(?:error from device|error occurs on the device)\s*\((?:chipId:\s*(\d+),\s*dieId:\s*(\d+)|(\d+))\),\s*"
-    r"(?:the )?serial number is (\d+),\s*(.*)", re.I)
+    r"(?:the )?serial number is (\d+)[,.]\s*(.*)", re.I)
 _DEVICE_TYPE = re.compile(
     r"(?:there is an? (?:exception of )?|the error is )(.+?) error(?: exception)?, core id is (\d+)"
     r"(?:, error code = (0x[0-9a-fA-F]+|\d+))?")

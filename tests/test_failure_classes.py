@@ -384,3 +384,99 @@ def test_missing_distributed_backend_is_environment_and_atb_setup_is_operator(tm
 def test_lookalike_setup_of_something_else_is_not_an_operator(tmp_path):
     ws, d = diagnose(tmp_path, {"serve.log": "[rank0]:[E806 06:36:53.0947 server.cpp:9] logging setup failed!\n"})
     assert d.category != "operator"
+
+
+def test_segfault_banner_is_a_native_crash(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "  File \"Modules/main.c\", line 768, in Py_BytesMain\n\n"
+        "!!!!!!! Segfault encountered !!!!!!!\n"
+        "  File \"Objects/obmalloc.c\", line 866, in get_state\n"})
+    assert "Segfault encountered" in anchor_text(ws, d)
+    assert d.category == "unknown"
+
+
+def test_lookalike_segfault_handler_notice_at_info_is_not_a_crash(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log": "INFO 03-11 10:00:00 [init.py:9] segfault handler installed\n"})
+    assert d.anchor is None
+
+
+def test_a_message_fetch_failure_yields_to_the_status_beneath_or_before_it(tmp_path):
+    """`rtGetDevMsg execute failed` says only that the error message could not be fetched: a
+    status of its own in the block explains it, else the wrapper's printed status does."""
+    ws, d = diagnose(tmp_path, {"a.log":
+        "RuntimeError: GetDevice:x.cpp:60 NPU function error: aclrtGetCurrentContext(&c), error code is 107002\n"
+        "EE1001: [PID: 207] 2026-03-11-10:00:01.000.100 The argument is invalid.Reason: rtGetDevMsg execute failed, "
+        "reason=[context pointer null]\n"
+        "        TraceBack (most recent call last):\n"
+        "        [Init][Version]init soc version failed, ret = 507008[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"})
+    assert "init soc version failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"b.log":
+        "** SERVER BUSY: ERROR, PLEASE RETRY **\n"
+        "(allocate:NPUCachingAllocator.cpp:2050 NPU error, error code is 107002\n"
+        "EE1001: The argument is invalid.Reason: rtGetDevMsg execute failed, reason=[context pointer null]\n"})
+    assert "error code is 107002" in anchor_text(ws, d)
+
+
+def test_lookalike_a_wrapper_status_with_a_detail_near_stays_a_wrapper(tmp_path):
+    ws, d = diagnose(tmp_path, {"a.log":
+        "** SERVER BUSY: ERROR, PLEASE RETRY **\n"
+        "RuntimeError: f:x.cpp:9 NPU function error: call aclnnMatmul failed, error code is 161002\n"
+        "EZ1001: [PID: 9] 2026-03-11-10:00:01.000.100 the dtype of self is not supported.\n"})
+    assert "the dtype of self is not supported" in anchor_text(ws, d)
+
+
+def test_event_wait_timeout_on_the_device_is_stream_event_and_notify_wait_is_communication(tmp_path):
+    line = ("EE9999[PID: 8] 2026-03-11-10:00:01.000.100 (EE9999):  The error from device(chipId:5, dieId:0), serial "
+            "number is 1, {} timeout occurred during task execution, stream_id:44, sq_id:44, task_id:9\n")
+    ws, d = diagnose(tmp_path, {"a.log": line.format("event wait")})
+    assert d.category == "stream_event"
+    ws, d = diagnose(tmp_path / "b", {"a.log": line.format("hccl fftsplus task")})
+    assert d.category == "communication"
+
+
+def test_infershape_in_any_case_is_operator(tmp_path):
+    text = plog("ERROR", "GE", 6, "10:00:00.000.100", "[ge_generator.cc:799]6 GenerateModel: ErrorNo: 1343242270"
+                "(Prepare Graph infershape failed) [COMP][DEFAULT][Build][Model] failed, ret:1343242270.")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-6_20260311100000000.log": text})
+    assert d.category == "operator"
+
+
+def test_an_allocation_failure_head_is_not_superseded_by_the_device_fault_beneath(tmp_path):
+    ws, d = diagnose(tmp_path, {"a.log":
+        "EL0004: [PID: 553] 2026-03-11-10:00:01.000.100 Failed to allocate memory.\n"
+        "        Possible Cause: Available memory is insufficient.\n"
+        "        TraceBack (most recent call last):\n"
+        "        alloc device memory failed, runtime result = 207001[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+        "        The error from device(0), serial number is 1. there is a sdma error, sdma channel is 0\n"})
+    assert "Failed to allocate memory" in anchor_text(ws, d)
+    assert d.category == "memory"
+
+
+def test_lookalike_a_generic_head_is_superseded_by_the_device_fault_beneath(tmp_path):
+    ws, d = diagnose(tmp_path, {"a.log":
+        "EE1001: [PID: 553] 2026-03-11-10:00:01.000.100 The argument is invalid.\n"
+        "        TraceBack (most recent call last):\n"
+        "        The error from device(0), serial number is 1, there is an aivec error exception, core id is 3, "
+        "error code = 0\n"})
+    assert "there is an aivec error" in anchor_text(ws, d)
+
+
+def test_old_banner_with_its_detail_indented_beneath(tmp_path):
+    """Old releases print the detail as indented lines right under `Inner Error!`."""
+    ws, d = diagnose(tmp_path, {"a.log":
+        "Ascend kernel runtime initialization failed.\n"
+        "EE8888: Inner Error!\n"
+        "        Unsupport flags, flags=4[FUNC:StreamCreate][FILE:api_error.cc][LINE:300]\n"
+        "        rtStreamCreateWithFlags execute failed, reason=[feature not support][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:49]\n"})
+    assert "Unsupport flags, flags=4" in anchor_text(ws, d)
+
+
+def test_lookalike_banner_with_only_a_restatement_beneath_anchors_no_restatement(tmp_path):
+    ws, d = diagnose(tmp_path, {"a.log":
+        "EH9999: Inner Error!\n"
+        "        rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:53]\n"})
+    kinds = {e.ref.line: e.kind for e in d.events}
+    assert kinds.get(1) != "cann_detail"  # a restatement never becomes the block's detail

@@ -59,7 +59,8 @@ _COMPILE_TEXT = re.compile(
     r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd"
 )
-_OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|InferShape|\bop type is\b|\boperator\b|\bNNOP\b|"
+_EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
+_OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|\w+Operation setup failed|\batb::")  # ATB operations
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
@@ -67,7 +68,7 @@ _COMM_TEXT = re.compile(
     r"CommInit\w*|[Cc]ollective"
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
-_CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|SIGSEGV|core dumped|SIGABRT")
+_CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
 _SOURCE_LOC = re.compile(r"[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]*\]")
@@ -113,6 +114,7 @@ _ACL_NAME_ROUTES = (
     ("AICORE", "device"), ("AIVEC", "device"), ("AICPU", "device"), ("VECTOR_CORE", "device"),
     ("NOT_SUPPORT", "environment"), ("UNSUPPORTED", "environment"), ("INVALID_DEVICEID", "environment"),
     ("NO_DEVICE", "environment"), ("INVALID_DEVICE", "environment"), ("DRV", "environment"),
+    ("SOC_VERSION", "environment"),  # the runtime could not identify the chip: install or container
     ("CONTEXT", "stream_event"), ("STREAM", "stream_event"), ("EVENT", "stream_event"), ("TASK_TIMEOUT", "stream_event"),
     ("WAIT_TIMEOUT", "stream_event"), ("FFTS_PLUS_TIMEOUT", "stream_event"),
 )
@@ -151,8 +153,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
         return "environment"
     if ev.kind == K.OOM or _MEM_TEXT.search(body):
         return "memory"
-    if ev.comm_wait:
-        return "communication"
+    if ev.comm_wait:  # a wait on an event is a stream primitive; the others wait on a peer
+        return "stream_event" if _EVENT_WAIT.search(body) else "communication"
     if ev.kind == K.DEVICE_EXC:
         return "device"
     if ev.kind == K.TIMEOUT and _COMM_TEXT.search(body):

@@ -78,7 +78,7 @@ _LOADER = re.compile(
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
-_CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|SIGSEGV|SIGABRT|SIGBUS|"
+_CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|[Ss]egfault|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called")
 _DRIVER = re.compile(r"\[drv api\][^\n]*fail|\bhal\w+ failed|drvRetCode=\d+|\bdrvError\b")
 _HEARTBEAT = re.compile(r"HeartbeatAbnormal|Cluster Exception Location")
@@ -311,6 +311,8 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
             if ev is not None:
                 events.append(ev)
     _demote_aborts(events)
+    _demote_message_fetch(events)
+    _promote_lone_status(events)
     return events
 
 
@@ -357,6 +359,10 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # the block ends at its first line that is not indented; a paste that lost the indent
         # keeps the block's own shapes (the error manager's tail, device exception lines)
         in_traceback = False
+    if C.BANNER_PAYLOAD.search(text):
+        # old releases print the detail as indented lines right under the banner: read them as a
+        # TraceBack whose head is missing (its first informative line is the detail)
+        in_traceback, state.headless = True, True
     if (open_block is not None and contiguous and dump_info and open_block.dump):
         _join_dump(open_block, text, ref, year_hint, source)
         return None, open_block, in_traceback
@@ -368,8 +374,12 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     deeper = in_traceback and open_block is not None and open_block.kind in (K.CANN_DETAIL, K.PLOG) and (
         (kind == K.DRIVER and generic_head)
         or (kind == K.DEVICE_EXC and not open_block.device_event
-            and (generic_head if dev is None else not dev.comm_wait))
-        or (generic_head and bool(C.OP_CHECK_SOURCE.search(text))))
+            and (generic_head if dev is None else not dev.comm_wait)
+            and not _RESOURCE_HEAD.search(open_block.detail))
+        or (generic_head and bool(C.OP_CHECK_SOURCE.search(text)))
+        # a status of its own under a head that only says the error message could not be fetched
+        or (generic_head and bool(numeric) and not _MESSAGE_FETCH.search(text)
+            and bool(_MESSAGE_FETCH.search(open_block.detail))))
     if deeper and kind.tier > 0:
         kind = K.CANN_DETAIL  # an operator's own check under a generic launch error explains it
     serial = dev.serial if dev is not None else None
@@ -404,8 +414,10 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         else:
             t, _ = idx.line_time(ref.line)
         inherited = True
-    if in_traceback and state.headless and kind not in (K.CANN_TRACE, K.CONTEXT) and text.strip() \
-            and not _RELAY.search(text):
+    if in_traceback and state.headless and (
+            kind not in (K.CANN_TRACE, K.CONTEXT) or (kind == K.CONTEXT and _CANN_TAIL.search(text))) \
+            and text.strip() and not _RELAY.search(text) and not _RESTATED.search(text) \
+            and not C.CANN_TRACEBACK_RE.match(text) and not C.BANNER_PAYLOAD.search(text):
         # the first line of a TraceBack whose head is missing is the most specific one left
         kind, state.headless = (K.CANN_DETAIL if kind not in (K.DEVICE_EXC, K.DRIVER, K.TIMEOUT) else kind), False
     elif in_traceback and kind not in (K.CANN_DETAIL, K.DEVICE_EXC, K.DRIVER, K.TIMEOUT):
@@ -521,6 +533,40 @@ def _join_dump(block: ErrorEvent, text: str, ref: LineRef, year_hint: int | None
 ABORT_WINDOW_US = 60 * 1_000_000
 ABORT_WINDOW_LINES = 50
 ABORT_LOOKBACK_EVENTS = 200  # bounds the walk back: a storm of crash lines stays linear
+
+
+# A head that reports a resource that could not be had explains the device faults that follow it
+# (a copy into memory that was never mapped), so those do not supersede it.
+_RESOURCE_HEAD = re.compile(r"[Ff]ailed to allocate memory|out of memory|[Mm]emory (?:is )?not enough")
+# the error manager's restatements of a failed call (FuncErrorReason, ReportCallError: docs/diagnosis.md)
+_RESTATED = re.compile(r"\[FUNC:(?:FuncErrorReason|ReportCallError)\]")
+_MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg")
+
+
+def _demote_message_fetch(events: list[ErrorEvent]) -> None:
+    """A detail saying only that fetching the error message failed (`rtGetDevMsg execute failed`)
+    restates the missing context or device of the call that failed; when nothing deeper in its
+    block explains it, the printed status of that call is the better anchor, so it never wins."""
+    for ev in events:
+        if ev.kind in (K.CANN_DETAIL, K.PLOG) and _MESSAGE_FETCH.search(ev.detail):
+            ev.kind = K.BENIGN
+
+
+LONE_STATUS_WINDOW_LINES = 60
+"""How far (in lines of the same file) an explaining event may sit from a wrapper's status."""
+
+
+def _promote_lone_status(events: list[ErrorEvent]) -> None:
+    """A wrapper that prints the status of the call that failed (`NPU function error: X, error
+    code is N`) restates an error told elsewhere; when nothing near it in the same process tells
+    one, its status is the most specific evidence there is, and it ranks like an exception."""
+    explained = [e for e in events if e.kind.tier <= 2 and e.kind != K.EXCEPTION]
+    for ev in events:
+        if ev.kind != K.WRAPPER or ev.level < Level.ERROR or not any(d in ev.numeric for d in ("acl", "aclnn", "hccl")):
+            continue
+        if not any(e.ref.file_id == ev.ref.file_id and abs(e.ref.line - ev.ref.line) <= LONE_STATUS_WINDOW_LINES
+                   and (e.pid is None or ev.pid is None or e.pid == ev.pid) for e in explained):
+            ev.kind = K.EXCEPTION
 
 
 def _demote_aborts(events: list[ErrorEvent]) -> None:

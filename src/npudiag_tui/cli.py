@@ -28,7 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: $ASCEND_PROCESS_LOG_PATH, else ~/ascend/log)")
     p.add_argument("--stdout", action="append", default=[], metavar="FILE",
                    help="a console log (stdout/stderr of the job); may be repeated")
-    p.add_argument("--report", choices=["text", "markdown", "json"], help="print the diagnosis and exit")
+    p.add_argument("--report", choices=["text", "markdown", "json", "summary"],
+                   help="print the diagnosis and exit (summary: one compact per-node JSON object for --cluster)")
+    p.add_argument("--node", metavar="NAME", help="the node name in a --report summary (default: host name)")
     p.add_argument("--registry", action="append", default=[], metavar="FILE",
                    help="an extra CANN error_code.json; wins over the built-in and installed ones")
     p.add_argument("--no-follow", action="store_true", help="do not watch the folders for new lines")
@@ -113,7 +115,11 @@ def _report(paths: list[str], args: argparse.Namespace) -> int:
         diag = ws.diagnose()
         for p in ws.problems:
             print(f"npudiag-tui: {visible(p)}", file=sys.stderr)
-        if args.report == "json":
+        if args.report == "summary":
+            from npudiag_tui.cluster_report import render_summary
+
+            out = render_summary(ws, diag, args.node, paths + list(args.stdout))
+        elif args.report == "json":
             out = report.render_json(ws, diag)
         elif args.report == "markdown":
             out = report.render_markdown(ws, diag)

@@ -31,6 +31,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", choices=["text", "markdown", "json", "summary"],
                    help="print the diagnosis and exit (summary: one compact per-node JSON object for --cluster)")
     p.add_argument("--node", metavar="NAME", help="the node name in a --report summary (default: host name)")
+    p.add_argument("--cluster", action="store_true",
+                   help="merge node summaries (PATHs: files or folders of them) into a cluster verdict")
+    p.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                   help="with --cluster: summarise --logs PATH on every alive node of a Ray cluster "
+                        "(default address: $RAY_ADDRESS, else auto)")
+    p.add_argument("--logs", metavar="PATH", help="with --ray: the log folder to summarise on every node")
+    p.add_argument("--save", metavar="DIR", help="with --ray: also save each node's summary in DIR")
     p.add_argument("--registry", action="append", default=[], metavar="FILE",
                    help="an extra CANN error_code.json; wins over the built-in and installed ones")
     p.add_argument("--no-follow", action="store_true", help="do not watch the folders for new lines")
@@ -46,6 +53,10 @@ def _fail(msg: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.cluster or args.ray is not None:
+        from npudiag_tui.cluster_cli import run_cluster
+
+        return run_cluster(args)
     from npudiag_tui.core.discover import default_paths
 
     paths = list(args.paths)

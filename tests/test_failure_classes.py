@@ -480,3 +480,47 @@ def test_lookalike_banner_with_only_a_restatement_beneath_anchors_no_restatement
         "[FILE:error_message_manage.cc][LINE:53]\n"})
     kinds = {e.ref.line: e.kind for e in d.events}
     assert kinds.get(1) != "cann_detail"  # a restatement never becomes the block's detail
+
+
+def test_offline_tool_prints_a_bare_code_message(tmp_path):
+    """ATC prints the error manager's message as `CODE: message`, no stamp: it is the detail."""
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+        "E19010: No parser is registered for Op [/blocks.1/MyOp, optype [ai.onnx::11::MyOp]].\n"
+        "        Solution: Check the version of the installation package and reinstall the package.\n"})
+    assert "No parser is registered for Op" in anchor_text(ws, d)
+
+
+def test_lookalike_bare_inner_code_or_warning_code_is_no_detail(tmp_path):
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "W11001: High-priority service of op[x] is invalid, low-priority service is used.\n"
+        "ATC run failed, Please check the detail log\n"})
+    assert "ATC run failed" in anchor_text(ws, d)
+
+
+def test_a_status_told_earlier_keeps_its_wrapper_a_wrapper(tmp_path):
+    """The wrapper's status 107000 was first printed by the runtime's own error line: that line
+    is the origin, the wrapper (from an unrelated later call) restates it."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[ERROR] [Bisheng] Kernel binary register failure! ret 107000\n"
+        "[ERROR] [Bisheng] Get kernel function failure! ret 100000\n"
+        "RuntimeError: SetPrecisionMode:x.cpp:175 NPU function error: AclSetCompileopt(mode), error code is 107000\n"})
+    assert "Kernel binary register failure" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_terminate_printed_before_the_error_it_aborts_on_is_a_consequence(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "[PID: 859] 2026-03-11-10:00:01.000.100 AclNN_Runtime_Error(EZ9903): aclrtLaunchKernelWithHostArgs failed: 507011\n"
+        "        TraceBack (most recent call last):\n"
+        "        The error from device(chipId:1, dieId:0), serial number is 6, there is an exception of fftsplus "
+        "aivector error, core id is 1, error code = 0x800000\n"})
+    assert "fftsplus aivector error" in anchor_text(ws, d)
+
+
+def test_lookalike_terminate_with_nothing_after_it_stays_the_crash(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "INFO 03-11 10:00:00 [a.py:1] serving\n"
+        "terminate called after throwing an instance of 'std::bad_alloc'\n"})
+    assert "terminate called" in anchor_text(ws, d)

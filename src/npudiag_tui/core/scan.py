@@ -41,7 +41,7 @@ _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
 # Searched as lower-case literals with str.find (C speed); one big regex alternation was 20x slower.
 _CONSOLE_KEYS = (
     "rror", "err0", "exception", "traceback", "warning", "fail", "timeout", "time out", "timed out",
-    "out of memory", "outofmemory", "segmentation fault", "segfault", "sigsegv", "sigabrt", "sigbus", "sigkill",
+    "out of memory", "outofmemory", "segmentation fault", "segfault", "terminate called", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
     "shared object", "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[",

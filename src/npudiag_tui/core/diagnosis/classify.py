@@ -44,7 +44,7 @@ _ENV_TEXT = re.compile(
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\bbind\(?\)? failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
-    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
+    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|[Bb]inary register fail|[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"

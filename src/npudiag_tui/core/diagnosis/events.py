@@ -169,6 +169,19 @@ def _detail_message(detail: str) -> str:
     return parsed.message.strip() if parsed is not None else detail
 
 
+def _detail_kind(code: str, msg: str, info: dict) -> EventKind:
+    """The kind of an error-manager message (not a device exception) from its code and text."""
+    if _LOADER.search(msg) or re.search(r"opp_kernel|binary_info_config", msg):
+        info["env_hint"] = True
+    if re.search(r"wait for compute device to finish failed", msg):
+        return K.CANN_TRACE
+    if _EXEC_TIMEOUT.search(msg):
+        return K.DEVICE_EXC
+    if code in ("EI0002", "EI0006", "EE1002") or _TIMEOUT.search(msg.split("Reason")[0]):
+        return K.TIMEOUT
+    return K.CANN_DETAIL
+
+
 def classify_line(text: str, stream: Stream, logger_level: str | None = None) -> tuple[EventKind, Level, dict]:
     """(kind, level, extras) for one cleaned, prefix-stripped line; `logger_level` is the level
     word of the logger prefix that was stripped, if any."""
@@ -198,17 +211,14 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         if dev is not None:
             info["device"] = dev
             return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
-        if _LOADER.search(msg) or re.search(r"opp_kernel|binary_info_config", msg):
-            info["env_hint"] = True
-        if re.search(r"wait for compute device to finish failed", msg):
-            return K.CANN_TRACE, Level.ERROR, info
-        if _EXEC_TIMEOUT.search(msg):
-            return K.DEVICE_EXC, Level.ERROR, info
-        if detail.code in ("EI0002", "EI0006", "EE1002") or _TIMEOUT.search(msg.split("Reason")[0]):
-            return K.TIMEOUT, Level.ERROR, info
-        return K.CANN_DETAIL, Level.ERROR, info
+        return _detail_kind(detail.code, msg, info), Level.ERROR, info
     if C.CANN_TRACEBACK_RE.match(text):
         return K.CANN_TRACE, Level.ERROR, info
+    bare = _BARE_DETAIL.match(stripped)
+    if bare and not is_inner_code(bare.group(1)):
+        # offline tools (ATC) print the error manager's message as `CODE: message`, with no stamp
+        info["cann_code"] = bare.group(1)
+        return _detail_kind(bare.group(1), stripped[bare.end():], info), Level.ERROR, info
     if dev is not None:
         info["device"] = dev
         return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
@@ -540,6 +550,7 @@ ABORT_LOOKBACK_EVENTS = 200  # bounds the walk back: a storm of crash lines stay
 _RESOURCE_HEAD = re.compile(r"[Ff]ailed to allocate memory|out of memory|[Mm]emory (?:is )?not enough")
 # the error manager's restatements of a failed call (FuncErrorReason, ReportCallError: docs/diagnosis.md)
 _RESTATED = re.compile(r"\[FUNC:(?:FuncErrorReason|ReportCallError)\]")
+_BARE_DETAIL = re.compile(r"^(E[0-9A-Z]\d{4}): +(?=[A-Za-z\[])")
 _MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg")
 
 
@@ -562,11 +573,17 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
     one, its status is the most specific evidence there is, and it ranks like an exception."""
     explained = [e for e in events if e.kind.tier <= 2 and e.kind != K.EXCEPTION]
     for ev in events:
-        if ev.kind != K.WRAPPER or ev.level < Level.ERROR or not any(d in ev.numeric for d in ("acl", "aclnn", "hccl")):
+        statuses = {(d, v) for d, v in ev.numeric.items() if d in ("acl", "aclnn", "hccl")}
+        if ev.kind != K.WRAPPER or ev.level < Level.ERROR or not statuses:
             continue
-        if not any(e.ref.file_id == ev.ref.file_id and abs(e.ref.line - ev.ref.line) <= LONE_STATUS_WINDOW_LINES
-                   and (e.pid is None or ev.pid is None or e.pid == ev.pid) for e in explained):
+        told = any(e is not ev and e.kind.tier <= 3 and statuses & set(e.numeric.items()) for e in events)
+        if not told and not any(
+                e.ref.file_id == ev.ref.file_id and abs(e.ref.line - ev.ref.line) <= LONE_STATUS_WINDOW_LINES
+                and (e.pid is None or ev.pid is None or e.pid == ev.pid) for e in explained):
             ev.kind = K.EXCEPTION
+
+
+_THROWN = re.compile(r"terminate called after throwing")
 
 
 def _demote_aborts(events: list[ErrorEvent]) -> None:
@@ -574,6 +591,12 @@ def _demote_aborts(events: list[ErrorEvent]) -> None:
     process printed shortly before it; with nothing before it, a crash stays causal."""
     for i, ev in enumerate(events):
         if ev.kind != K.CRASH or ev.text.lstrip().startswith("#"):
+            continue
+        if _THROWN.search(ev.text) and any(
+                nxt.kind.tier <= 3 and nxt.kind not in (K.CRASH, K.ABORT) and nxt.ref.file_id == ev.ref.file_id
+                and 0 < nxt.ref.line - ev.ref.line <= ABORT_WINDOW_LINES for nxt in events[i + 1:i + 1 + ABORT_LOOKBACK_EVENTS]):
+            # an uncaught exception's abort; threads that die together print it before the error
+            ev.kind = K.ABORT
             continue
         for prev in reversed(events[max(0, i - ABORT_LOOKBACK_EVENTS):i]):
             if prev.kind.tier > 3 or prev.kind in (K.CRASH, K.ABORT):

@@ -55,8 +55,8 @@ _ERROR_VOCABULARY: tuple[tuple[str, str], ...] = (
     (r"error code is|\[Error\]", r"error"),
     (r"\bERR\d{5}\b", r"err\d{5}"),
     (r"^\s*E[0-9A-Z]\d{4}[:\[]", r"e[0-9a-z]\d{4}[:\[]"),
-    (r"Segmentation fault|[Ss]egfault|core dumped|Fatal Python error|\*\*\* SIG[A-Z]+ received",
-     r"segmentation|segfault|core dumped|fatal|\*\*\* sig"),
+    (r"Segmentation fault|[Ss]egfault|core dumped|Fatal Python error|\*\*\* SIG[A-Z]+ received|terminate called",
+     r"segmentation|segfault|core dumped|fatal|\*\*\* sig|terminate called"),
     (r"out of memory|OutOfMemoryError", r"out ?of ?memory"),
 )
 _WARNING_VOCABULARY: tuple[tuple[str, str], ...] = (

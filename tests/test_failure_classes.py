@@ -524,3 +524,47 @@ def test_lookalike_terminate_with_nothing_after_it_stays_the_crash(tmp_path):
         "INFO 03-11 10:00:00 [a.py:1] serving\n"
         "terminate called after throwing an instance of 'std::bad_alloc'\n"})
     assert "terminate called" in anchor_text(ws, d)
+
+
+def test_c10_short_prefix_with_a_ts_file_carries_the_level(tmp_path):
+    """torch_npu's build names its sources `.ts`: `[E compiler_depend.ts:421]` is an ERROR logger
+    prefix, so the watchdog's timeout after a glued progress bar is the first error."""
+    ws, d = diagnose(tmp_path, {"train.log":
+        "Train:   0%|  | 0/24 [00:00<?, ?it/s][W compiler_depend.ts:26] Warning: kernel [ArgSort] runs on AiCpu\n"
+        " [E compiler_depend.ts:421] [Rank 19] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=3, "
+        "OpType=ALLGATHER, Timeout(ms)=1800000) ran for 1800278 milliseconds before timing out.\n"
+        "[E compiler_depend.ts:475] Some HCCL operations have failed or timed out.\n"})
+    assert "Watchdog caught collective operation timeout" in anchor_text(ws, d)
+    assert d.category == "communication"
+
+
+def test_lookalike_bracketed_letter_before_a_non_source_name_is_no_prefix():
+    from npudiag_tui.core.formats.console import strip_prefixes
+
+    assert strip_prefixes("[E notes.txt:4] Watchdog caught collective operation timeout")[1].level is None
+    assert strip_prefixes(" [E compiler_depend.ts:4] Watchdog caught")[1].level == "ERROR"
+
+
+def test_the_reason_of_a_failed_call_routes_it(tmp_path):
+    """`reason=aicpu exception` is the message, not a key=value field to strip."""
+    ws, d = diagnose(tmp_path, {"a.log":
+        "EE9999: Inner Error!\n"
+        "EE9999[PID: 7] 2026-03-11-10:00:01.000.100 (EE9999):  rtEventSynchronize execution failed, "
+        "reason=aicpu exception[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"})
+    assert d.category == "device"
+
+
+def test_driver_log_level_noise_yields_to_the_dcmi_failure(tmp_path):
+    ws, d = diagnose(tmp_path, {"smi.log":
+        "DrvMngGetConsoleLogLevel failed. (g_conLogLevel=3)\n"
+        "dcmi module initialize failed. ret is -8005\n"})
+    assert "dcmi module initialize failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_a_failed_op_compiler_option_is_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"repl.log":
+        "RuntimeError: SetPrecisionMode:x.ts:155 NPU function error: at_npu::native::AclSetCompileopt("
+        "aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001\n"
+        "[ERROR] 2026-03-11-10:00:01 (PID:5, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"})
+    assert d.category == "environment"

@@ -44,7 +44,7 @@ _ENV_TEXT = re.compile(
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\bbind\(?\)? failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
-    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|[Bb]inary register fail|[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
+    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|[Bb]inary register fail|[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
@@ -72,7 +72,7 @@ _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|cor
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
 _SOURCE_LOC = re.compile(r"[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]*\]")
-_KEY_VALUE = re.compile(r"\b\w+=[^\s,;)]*|\b\w+\[[^\]\s]*\]")
+_KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]*\]")  # a reason is the message
 
 
 def message_body(text: str) -> str:
@@ -170,6 +170,8 @@ _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (acl
 # the stage a failing call belongs to; synchronize calls are where any async failure surfaces, so
 # they name no stage
 _API_STAGES = (
+    # setting an op-compiler option fails only when the compile stack cannot start (packages)
+    (re.compile(r"SetCompileopt|SetPrecisionMode"), "environment"),
     (re.compile(r"Captur|Replay|RIModel|[Gg]raph"), "compile"),
     (re.compile(r"^aclnn|^aclop"), "operator"),
     (re.compile(r"^Hccl|hccl"), "communication"),

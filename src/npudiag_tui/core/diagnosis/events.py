@@ -28,6 +28,10 @@ _BENIGN_PLOG = re.compile(
     r"open file failed|trace collect|^[\s_|=\-+*]*$|^[\s|]*[-_=]{6,}|LINK_ERROR_INFO|dest_ip\(user_rank\)|"
     r"comm error, device\[|^\s*\||FormatErrorMessage failed"  # the error manager could not format a message
 )
+# known noise printed at error level outside plog files: exact phrases only
+_BENIGN_TEXT = re.compile(
+    r"DrvMngGetConsoleLogLevel failed"  # driver tools cannot read the console log level in a container
+)
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _RELAY = re.compile(
@@ -230,6 +234,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.WRAPPER, Level.ERROR, info
     if _WRAPPER_TEXT.search(stripped):
         return K.WRAPPER, Level.ERROR, info
+    if _BENIGN_TEXT.search(stripped):
+        return K.BENIGN, Level.ERROR, info
     if _LOADER.search(stripped):
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
     if _CRASH.search(stripped):

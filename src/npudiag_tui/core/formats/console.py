@@ -34,7 +34,7 @@ _PYLOG_PREFIX = re.compile(
 # time-less torch_npu `[W NPUStream.cpp:409] `, llama.cpp's elapsed-time `0.18.782.692 E `.
 _NATIVE_PREFIX = re.compile(
     r"^\[?([EWIF])(?:\d{3,4}|\d{8}) \d\d:\d\d:\d\d\.\d+(?: +\d+)? +[\w./-]+:\d+\] ?"
-    r"|^\[([EWIF]) [\w./-]+\.(?:cpp|cc|cxx|h|hpp|py):\d+\] ?"
+    r"|^ ?\[([EWIF]) [\w./-]+\.(?:cpp|cc|cxx|h|hpp|py|ts):\d+\] ?"  # torch_npu's build names its files .ts
     r"|^\d+\.\d\d\.\d{3}\.\d{3} ([EWID]) "
 )
 _NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D": "DEBUG"}

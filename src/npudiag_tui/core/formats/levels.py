@@ -42,7 +42,7 @@ _PLOG_AT_START = re.compile(rf"\[({_PLOG_WORDS})\] [A-Za-z]")
 _PLOG_NEAR_START = 120
 # c10 `[E1212 07:22:09.118 …]` / `[W311 …]` (month*100+day, unpadded) and glog `W0311 07:22:09.1 …`;
 # the old time-less torch_npu form `W NPUStream.cpp:409] Warning: …`.
-_NATIVE_FILE = r"[\w./-]+\.(?:cpp|cc|cxx|h|hpp):\d+\]"
+_NATIVE_FILE = r"[\w./-]+\.(?:cpp|cc|cxx|h|hpp|py|ts):\d+\]"
 _NATIVE_LOGGER = re.compile(rf"^\[?([EWIF])\d{{3,4}} \d\d:\d\d:\d\d|^([EWIF]) +{_NATIVE_FILE}")
 _NATIVE_LEVEL = {"E": Level.ERROR, "W": Level.WARNING, "I": Level.INFO, "F": Level.CRITICAL}
 

@@ -207,10 +207,11 @@ async def test_merged_view(tree):
         assert merged.count == sum(idx.line_count for idx in app.ws.indexes)
         assert cursor_ref(merged) == (anchor.ref.file_id, anchor.ref.line)
         assert merged._line_strip(merged.cursor).text.startswith("!D1")
-        # stream/rank gutter and time order
+        # stream/rank gutter and time order: non-decreasing from the first line to the last
         times = [merged.time_at(i) for i in range(merged.count)]
         known = [t for t in times if t is not None]
-        assert known
+        assert len(known) == len(times)
+        assert all(b >= a for a, b in zip(known, known[1:]))
         await pilot.press("m")
         assert not merged.display and app.view("device").display
         assert cursor_ref(app.focused) == (anchor.ref.file_id, anchor.ref.line)
@@ -415,3 +416,40 @@ async def test_side_panel_says_why_and_how_sure(tree):
         listing = str(app.query_one("#candidates").render())
         for cand in app.diagnosis.candidates:
             assert cand.why_not[:30] in listing.replace("\n", " ")
+
+
+async def test_pane_merged_view_and_report_show_one_time_per_line(tree):
+    """The console traceback has no stamp: the pane, the merged view and the JSON report give
+    it the same (estimated, `~`) time, the one of the time model."""
+    import json
+
+    from npudiag_tui.core.formats.timestamps import format_us
+    from npudiag_tui.report import render_json
+
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        ws = app.ws
+        report = json.loads(render_json(ws, app.diagnosis))
+        entries = [e for e in [report["anchor"]] + report["cascade"] if e and e["stream"] == "stdout"]
+        assert entries
+        console = app.view("console")
+        fid = next(f for f in app.pane_files("console"))
+        for entry in entries:
+            line = entry["line"] - 1
+            when = ws.times.line_time(fid, line)
+            clock = entry["time"][11:] if entry["time"] else None
+            pos = console.timeline.position_of(fid, line)
+            gutter = console._line_strip(pos).text[: console._gutter_width()]
+            assert clock is not None and clock[:8] in gutter
+            assert gutter.lstrip("! ").startswith("~") == when.estimated
+            assert entry["time"] == format_us(when.us)
+        estimated = [e for e in entries if ws.times.line_time(fid, e["line"] - 1).estimated]
+        assert estimated, "the fixture's traceback lines are estimated"
+        await pilot.press("m")
+        await settle(pilot)
+        merged = app.view("merged")
+        for entry in entries:
+            pos = merged.timeline.position_of(fid, entry["line"] - 1)
+            gutter = merged._line_strip(pos).text[: merged._gutter_width()]
+            assert entry["time"][11:19] in gutter

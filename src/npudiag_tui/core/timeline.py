@@ -99,6 +99,10 @@ class Timeline:
         self._sel_times: dict[int, tuple[int, array]] = {f: (0, t) for f, t in (selection_times or {}).items()}
         # lines of each selected file that the choosing scan covered (live: scan on from there)
         self.scanned: dict[int, int] = dict(scanned or {})
+        # console files in a merge: their lines in time order across rank channels (see
+        # `_order_console`), each line's merge key, and each line's count in that order + 1
+        self._ckeys: dict[int, array] = {}
+        self._inv: dict[int, array] = {}
         if selection is not None:
             for f in self.file_ids:
                 lines = selection.get(f, ())
@@ -143,14 +147,21 @@ class Timeline:
         if file_id not in self._pos:
             return None
         merged = self._next.get(file_id, 0)
+        c = self._count_of(file_id, line)
+        if c is None:
+            return None
+        return self._position_of_count(file_id, c) if 0 <= c < merged else None
+
+    def _count_of(self, file_id: int, line: int) -> int | None:
+        """The line's place among the file's merged lines (None: not chosen)."""
+        inv = self._inv.get(file_id)
+        if inv is not None:
+            return inv[line] - 1 if 0 <= line < len(inv) and inv[line] else None
         sel = self._sel.get(file_id)
         if sel is None:
-            c = line
-        else:
-            c = bisect_left(sel, line)
-            if c >= len(sel) or sel[c] != line:
-                return None
-        return self._position_of_count(file_id, c) if 0 <= c < merged else None
+            return line
+        c = bisect_left(sel, line)
+        return c if c < len(sel) and sel[c] == line else None
 
     def _position_of_count(self, file_id: int, c: int) -> int:
         """Merged position of the file's c-th merged line (c < lines merged so far)."""
@@ -166,8 +177,8 @@ class Timeline:
         if exact is not None or self.mode == "concat":
             return exact
         merged = self._next.get(file_id, 0)
-        if file_id not in self._pos or merged == 0:
-            return None
+        if file_id not in self._pos or merged == 0 or file_id in self._inv:
+            return None  # a console file in time order: the caller goes by time
         sel = self._sel.get(file_id)
         if sel is None:
             if line < 0:
@@ -179,9 +190,9 @@ class Timeline:
         return self._position_of_count(file_id, c)
 
     def time_at(self, i: int) -> int | None:
-        """Time (own or inherited) of merged position i."""
+        """Time (own or estimated, `core.timemodel`) of merged position i."""
         f, line = self.at(i)
-        return self.ws.indexes[f].line_time(line)[0]
+        return self.ws.times.line_time(f, line).us
 
     def position_at_time(self, t: int) -> int:
         """First position whose time is >= t (best effort where a file's clock goes backwards).
@@ -224,6 +235,13 @@ class Timeline:
         key of the line before it in the source."""
         idx = self.ws.indexes[fid]
         last = self._last_key.get(src_id, _NEG)
+        ckeys = self._ckeys.get(fid)
+        if ckeys is not None:  # a console file, already in time order with its keys
+            for first in range(start, stop, _KEY_BATCH):
+                keys = list(ckeys[first: min(first + _KEY_BATCH, stop)])
+                self._last_key[src_id] = keys[-1]
+                yield first, keys
+            return
         sel = self._sel.get(fid)
         if sel is not None:
             keys: list[int] = []
@@ -344,6 +362,9 @@ class Timeline:
         if self.mode == "concat":
             self.complete = True
             return True
+        for fid in self.file_ids:
+            if self.ws.times.is_console(fid):
+                self._order_console(fid, cancelled)
         by_source: dict[int, list[int]] = {}
         for fid in self.file_ids:
             src = self.ws.source_of_file(fid)
@@ -420,12 +441,66 @@ class Timeline:
         self._sel_times.clear()
         return True
 
+    def _order_console(self, fid: int, cancelled: Cancelled | None) -> None:
+        """Put a console file's lines (its chosen lines in a selection) in time order.
+
+        Ranks write one console in turns, line by line or block by block, so the file's order
+        is not time order; each rank's channel is (`core.timemodel`). The lines are sorted
+        stably by their time-model time, made non-decreasing within each channel; a line of a
+        channel without any stamp keeps the key of the line above it. Lines that arrive later
+        (live tail) are appended in file order, as they arrive.
+        """
+        chans = self.ws.times.channels(fid, cancelled)
+        inv = self._inv.get(fid)
+        if inv is None:
+            base = self._sel.get(fid)
+            lines = range(chans.lines) if base is None else [ln for ln in base if ln < chans.lines]
+            top: dict[int, int] = {}
+            keys: list[int] = []
+            last = _NEG
+            for ln in lines:
+                t = chans.times[ln]
+                if t < 0:
+                    t = last
+                else:
+                    c = chans.chan[ln]
+                    t = max(t, top.get(c, _NEG))
+                    top[c] = t
+                last = max(last, t) if t >= 0 else last
+                keys.append(t)
+            order = sorted(range(len(keys)), key=keys.__getitem__)
+            self._sel[fid] = array("I", (lines[j] for j in order))
+            self._ckeys[fid] = array("q", (keys[j] for j in order))
+            inv = self._inv[fid] = array("I", bytes(4 * chans.lines))
+            for k, ln in enumerate(self._sel[fid]):
+                inv[ln] = k + 1
+        elif self.selection is None or self.selection.get(fid, ()) is None:
+            known = len(inv)
+            self._append_console(fid, range(known, chans.lines))
+
+    def _append_console(self, fid: int, lines: Sequence[int]) -> None:
+        """Lines that arrived after the order was made: at the end, in file order."""
+        chans = self.ws.times.channels(fid)
+        sel, keys, inv = self._sel[fid], self._ckeys[fid], self._inv[fid]
+        for ln in lines:
+            if ln >= len(inv):
+                inv.extend(array("I", bytes(4 * (ln + 1 - len(inv)))))
+            t = chans.times[ln] if ln < chans.lines else -1
+            keys.append(max(t, keys[-1]) if keys else t)
+            sel.append(ln)
+            inv[ln] = len(sel)
+
     def extend_selection(self, file_id: int, lines: Sequence[int], times: array | None, scanned: int) -> None:
         """Append newly chosen lines of a grown file (live tail); `build()` then merges them at
         the end, as they arrive. `lines` must follow the ones already selected."""
         sel = self._sel.get(file_id)
         if sel is None or not lines:
             self.scanned[file_id] = scanned
+            return
+        if file_id in self._inv:
+            self._append_console(file_id, lines)
+            self.scanned[file_id] = scanned
+            self.complete = False
             return
         if times is not None and len(times) == len(lines):
             self._sel_times[file_id] = (len(sel), times)

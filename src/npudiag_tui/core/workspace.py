@@ -15,6 +15,7 @@ from npudiag_tui.core.index import FileIndex, IndexState, UnreadableFile
 from npudiag_tui.core.model import Diagnosis, Source, SourceFile, Stream
 from npudiag_tui.core.ranks import resolve_ranks
 from npudiag_tui.core.scan import LineHit, SourceScan
+from npudiag_tui.core.timemodel import TimeModel
 
 PARALLEL_MIN_BYTES = 64 << 20
 PARALLEL_MIN_WORKERS = 2
@@ -188,6 +189,8 @@ class Workspace:
             f.file_id: s for s in self.sources for f in s.files
         }
         self.failed_files: set[int] = set()
+        # the one answer to "when was this line written" (panes, merge, diagnosis, reports)
+        self.times = TimeModel(self.sources, self.indexes, self.source_of_file)
         self._diagnosis = None
         self._registry = None
         self._inflight: _Inflight | None = None
@@ -450,7 +453,7 @@ class Workspace:
         if self._diagnosis is None:
             from npudiag_tui.core.diagnosis.engine import Inputs, build_all_events, diagnose
 
-            events = build_all_events(self.sources, self.scans, self.indexes)
+            events = build_all_events(self.sources, self.scans, self.indexes, self.times)
             resolve_ranks(self.sources, self.scans, events)  # CANN pids named with a rank
             inputs = Inputs(self.sources, self.scans, self.indexes, self.files, lambda: self.registry)
             self._diagnosis = diagnose(inputs, events)

@@ -717,7 +717,7 @@ class NpuDiagApp(App[int]):
                 self._update_status()
                 return v
         # the line is hidden (ranks/filters) or not merged yet: go to the same moment
-        t, _ = self.ws.indexes[fid].line_time(line)
+        t = self.ws.times.line_time(fid, line).us
         target = order[0]
         if t is not None:
             target.focus()
@@ -811,9 +811,9 @@ class NpuDiagApp(App[int]):
         text.append(f"{view.title} ", "bold")
         text.append(f"{view.cursor + 1 if view.count else 0:,}/{view.count:,} ")
         ref = view.ref_at(view.cursor)
-        when = view.time_at(view.cursor)
-        if when is not None:
-            text.append(f"{format_us(when)} ", "cyan")
+        when = self.ws.times.line_time(*ref) if ref is not None else None
+        if when is not None and when.us is not None:
+            text.append(f"{'~' if when.estimated else ''}{format_us(when.us)} ", "cyan")
         if ref is not None:
             text.append(f"{visible(self.ws.files[ref[0]].display)}:{ref[1] + 1}", "dim")
         if self.spec.describe():

@@ -13,6 +13,7 @@ from typing import Callable, NamedTuple, Sequence
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import classify, compile_stage, route
 from npudiag_tui.core.diagnosis.events import build_events
+from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.console import clean
@@ -53,11 +54,15 @@ class Inputs(NamedTuple):
 
 
 def build_all_events(sources: Sequence[Source], scans: Sequence[SourceScan],
-                     indexes: Sequence[FileIndex]) -> list[ErrorEvent]:
-    """Every source's events, before ranks: `core.ranks` reads them to tie CANN pids to ranks."""
+                     indexes: Sequence[FileIndex], times: "TimeModel | None" = None) -> list[ErrorEvent]:
+    """Every source's events, before ranks: `core.ranks` reads them to tie CANN pids to ranks.
+    `times` is the workspace's time model (one time per line everywhere)."""
+    if times is None:
+        by_file = {f.file_id: s for s in sources for f in s.files}
+        times = TimeModel(sources, indexes, by_file.__getitem__)
     events: list[ErrorEvent] = []
     for src in sources:
-        events.extend(build_events(src, scans[src.source_id].hits, indexes))
+        events.extend(build_events(src, scans[src.source_id].hits, list(indexes), times))
     return events
 
 

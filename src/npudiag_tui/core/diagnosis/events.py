@@ -18,6 +18,7 @@ from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
 from npudiag_tui.core.scan import LineHit
+from npudiag_tui.core.timemodel import TimeModel
 
 K = EventKind
 
@@ -99,32 +100,6 @@ _INVALID_SETTING = re.compile(r"^(?:Input|Parameter|Param|Config|Argument)\b.{0,
 def _own_time(text: str, year_hint: int | None) -> int | None:
     st = find_stamp(text, year_hint)
     return st.us if st else None
-
-
-def _channel_time(idx: FileIndex, line: int, chan: tuple, prefix: str, year_hint: int | None,
-                  back: int = 400) -> int | None:
-    """The last stamp in the *body* of an earlier line on the same interleaving channel (same
-    rank/worker prefix): a rank's traceback must not inherit the time of another rank's block.
-    Logger stamps are not used: a traceback is printed long after its rank's last INFO line,
-    and an inherited time must never make a wrapper look earlier than it was. A cheap literal
-    prefix test skips other channels before any parsing."""
-    # torch_npu prints its seconds-stamped header right after the exception: look a few lines
-    # ahead on the channel first, then back
-    ahead = idx.lines(line + 1, 8)
-    first = max(0, line - back)
-    behind = list(reversed(idx.lines(first, line - first)))
-    for text in ahead + behind:
-        if prefix and not text.startswith(prefix) and not C.clean(text).startswith(prefix):
-            continue
-        body, pre = C.strip_prefixes(C.clean(text))
-        if C.channel(pre) != chan:
-            continue
-        if text in ahead and not C.TORCH_HEADER_RE.search(body):
-            continue
-        st = find_stamp(body, year_hint)
-        if st is not None:
-            return st.us
-    return None
 
 
 def _plog_kind(p: PlogLine, level: Level) -> EventKind:
@@ -290,8 +265,12 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     return K.CONTEXT, Level.INFO, info
 
 
-def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) -> list[ErrorEvent]:
+def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
+                 times: "TimeModel | None" = None) -> list[ErrorEvent]:
     """Turn one source's hits into events, grouping multi-line shapes.
+
+    `times` is the workspace's time model: a line without a stamp of its own takes the time it
+    gives (the one the panes and reports show); without it, a model over `indexes` is made.
 
     A physical line that holds an escaped console block (literal `\n`) is read as the sub-lines it
     escapes, each keeping the physical line number. Inside a CANN block, a TraceBack line that is a
@@ -300,6 +279,9 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
     recorded earlier, and is kept as a relay.
     """
     events: list[ErrorEvent] = []
+    if times is None:
+        by_file = {f.file_id: source for f in source.files}
+        times = TimeModel([source], indexes, by_file.__getitem__)
     year_hint = None
     for f in source.files:
         idx = indexes[f.file_id]
@@ -323,7 +305,7 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex]) 
             state.last_line = LineRef(hit.file_id, hit.line)
             ev, state.open_block, state.in_traceback = _read_line(
                 source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,
-                contiguous, state, device_serials, indexes, year_hint)
+                contiguous, state, device_serials, times, year_hint)
             if ev is not None:
                 events.append(ev)
     _demote_aborts(events)
@@ -348,7 +330,7 @@ class _Channel:
 
 def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix, ref: LineRef,
                fragment: str | None, contiguous: bool, state: _Channel,
-               device_serials: dict[str, ErrorEvent], indexes: list[FileIndex], year_hint: int | None
+               device_serials: dict[str, ErrorEvent], times: TimeModel, year_hint: int | None
                ) -> tuple[ErrorEvent | None, ErrorEvent | None, bool]:
     """One (sub-)line of a channel: the event it starts (None when it joins the open block or is
     context), and the channel's open block and TraceBack state after it."""
@@ -410,7 +392,6 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             return None, open_block, in_traceback
     if not contiguous and not indented:
         open_block = None
-    idx = indexes[ref.file_id]
     own = _own_time(text, year_hint)
     if own is None:
         # the line's own logger stamp (vLLM, c10, Python logging) is its print time
@@ -421,15 +402,9 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     elif own is not None:
         t, inherited = own, False
     else:
-        chan = C.channel(pre) if source.stream is Stream.STDOUT else None
-        if chan is not None:
-            # None when the channel has no stamp nearby: the next stamp fills it in later
-            prefix = cleaned[: len(cleaned) - len(text)]
-            t = _channel_time(idx, ref.line, chan, prefix[: prefix.find(")") + 1 or prefix.find("]") + 1],
-                              year_hint)
-        else:
-            t, _ = idx.line_time(ref.line)
-        inherited = True
+        # the time model's time, the one every pane and report shows for this line (its own
+        # channel's stamps around it; None when the channel has none: filled in later)
+        t, inherited = times.line_time(ref.file_id, ref.line).us, True
     if in_traceback and state.headless and (
             kind not in (K.CANN_TRACE, K.CONTEXT) or (kind == K.CONTEXT and _CANN_TAIL.search(text))) \
             and text.strip() and not _RELAY.search(text) and not _RESTATED.search(text) \

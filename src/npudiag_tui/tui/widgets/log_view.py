@@ -313,7 +313,7 @@ class LogView(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ rendering
     def _gutter_width(self) -> int:
-        return 1 + (5 if self.merged else 0) + 16
+        return 1 + (5 if self.merged else 0) + 17
 
     def _gutter(self, i: int, fid: int, anchor: bool) -> Text:
         style_g = self.get_component_rich_style("log-view--gutter", partial=True)
@@ -323,15 +323,17 @@ class LogView(ScrollView, can_focus=True):
             src = self.ws.source_of_file(fid)
             rank = "" if src.rank is None else str(src.rank)
             parts.append(f"{_STREAM_TAG.get(src.stream, '?')}{rank:<3.3} ", style_g)
-        try:
-            t, inherited = self.ws.indexes[fid].line_time(self.timeline.at(i)[1])
-        except UnreadableFile:
-            t, inherited = None, True
-        if t is None:
-            parts.append(" " * 16, style_g)
+        # the one time of the line (core.timemodel); an estimated one is marked with a dim `~`
+        # (a Style on our own characters: log text never goes through markup)
+        when = self.ws.times.line_time(fid, self.timeline.at(i)[1])
+        if when.us is None:
+            parts.append(" " * 17, style_g)
+        elif when.estimated:
+            dim = self.get_component_rich_style("log-view--inherited", partial=True)
+            parts.append("~", dim)
+            parts.append(_clock(when.us) + " ", dim)
         else:
-            parts.append(_clock(t) + " ", self.get_component_rich_style("log-view--inherited", partial=True)
-                         if inherited else style_g)
+            parts.append(" " + _clock(when.us) + " ", style_g)
         return parts
 
     def _line_strip(self, i: int) -> Strip:

@@ -1,0 +1,230 @@
+"""One time for every line of every source (docs/architecture.md, "Time model").
+
+The panes, the merged view, the diagnosis and the reports all ask this module for a line's
+time, so one line shows one time everywhere. A time has a kind:
+
+  * ``own``: parsed from the line itself;
+  * ``estimated``: the line has no stamp; it is bounded by the stamped lines before and after
+    it *in its own channel*. A console line takes the next stamp of its channel (a traceback is
+    printed when the failure is reported, often long after its rank's last INFO line, and just
+    before torch_npu's stamped header), or the previous one while no later stamp exists yet
+    (live tail). A plog or device line takes the previous stamp of its source (an unstamped
+    plog line continues the message above it), or the next one before the first stamp;
+  * ``unknown``: its channel has no stamp at all.
+
+A channel is the whole source for plog and device logs (a rotated chain continues from the
+previous file's last stamp). Console output interleaves ranks line by line or block by block,
+so a console file is split into channels by its launcher prefixes (`[rankN]:`,
+`(Worker rank=N pid=P)`, Ray `rank=`; `formats.console.channel`): one rank's traceback never
+borrows another rank's time. Console files are small next to the plogs, so their channels are
+worked out in one pass and kept (15 bytes per console line) and extended as the file grows.
+
+Per-source clock offsets (`TimeModel.offsets`, source id -> µs) are applied to every time.
+Pure Python: no Textual, no rich.
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable, Sequence
+
+from npudiag_tui.core.formats import console as C
+from npudiag_tui.core.index import FileIndex, UnreadableFile, decode
+from npudiag_tui.core.model import Source, Stream
+
+_BATCH = 4096  # console lines read per pass step
+_AHEAD_BLOCKS = 8  # how far a line before a file's first stamp looks for it
+
+
+class TimeKind(str, Enum):
+    OWN = "own"
+    ESTIMATED = "estimated"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class LineTime:
+    """A line's time in µs since the epoch (naive log clock), and how it was found."""
+
+    us: int | None
+    kind: TimeKind
+
+    @property
+    def estimated(self) -> bool:
+        return self.kind is not TimeKind.OWN
+
+
+UNKNOWN = LineTime(None, TimeKind.UNKNOWN)
+_OWN, _EST, _UNK = 0, 1, 2
+_KINDS = (TimeKind.OWN, TimeKind.ESTIMATED, TimeKind.UNKNOWN)
+
+
+def line_channel(text: str) -> tuple | None:
+    """The console channel of a line (None: no launcher prefix), as the diagnosis reads it."""
+    return C.channel(C.strip_prefixes(C.clean(text))[1])
+
+
+class ConsoleChannels:
+    """Channel, time and kind of every line of one console file, in file order.
+
+    `members[ch]` lists the lines of channel `ch`; `times` is each line's time (own or
+    estimated, -1 unknown), non-decreasing within a channel whenever its stamps are. Lines
+    after a channel's last stamp are kept pending and move to the next stamp when it arrives.
+    """
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple | None, int] = {None: 0}
+        self.chan = array("H")
+        self.times = array("q")
+        self.kinds = bytearray()
+        self.members: dict[int, array] = {}
+        self._last: dict[int, int] = {}  # channel -> last own stamp
+        self._pending: dict[int, list[int]] = {}  # channel -> unstamped lines since its last stamp
+
+    @property
+    def lines(self) -> int:
+        return len(self.chan)
+
+    def extend(self, idx: FileIndex, cancelled: Callable[[], bool] | None = None) -> None:
+        """Take the lines the index has beyond what is known (live growth appends)."""
+        n = idx.line_count
+        while self.lines < n:
+            if cancelled is not None and cancelled():
+                return
+            first = self.lines
+            raws = idx.raw_lines(first, min(_BATCH, n - first))
+            if not raws:
+                return
+            for k, raw in enumerate(raws):
+                self._add(first + k, raw, idx)
+
+    def _add(self, line: int, raw: bytes, idx: FileIndex) -> None:
+        key = line_channel(decode(raw[:2000]))
+        ch = self.ids.get(key)
+        if ch is None:
+            ch = self.ids[key] = len(self.ids)
+        self.chan.append(ch)
+        members = self.members.get(ch)
+        if members is None:
+            members = self.members[ch] = array("I")
+        members.append(line)
+        own = idx.stamp_of(raw)
+        if own >= 0:
+            self.times.append(own)
+            self.kinds.append(_OWN)
+            self._last[ch] = own
+            # the unstamped lines since the channel's previous stamp were printed before this one
+            for waiting in self._pending.pop(ch, ()):
+                self.times[waiting] = own
+                self.kinds[waiting] = _EST
+            return
+        last = self._last.get(ch)  # until a later stamp arrives (live tail): the one before
+        self.times.append(-1 if last is None else last)
+        self.kinds.append(_UNK if last is None else _EST)
+        self._pending.setdefault(ch, []).append(line)
+
+    def time(self, line: int) -> LineTime:
+        if not 0 <= line < self.lines:
+            return UNKNOWN
+        t = self.times[line]
+        return LineTime(t if t >= 0 else None, _KINDS[self.kinds[line]])
+
+
+class TimeModel:
+    """Answers `line_time(file_id, line)` for every consumer (see the module docstring)."""
+
+    def __init__(self, sources: Sequence[Source], indexes: Sequence[FileIndex],
+                 source_of_file: Callable[[int], Source]) -> None:
+        self.sources = sources
+        self.indexes = indexes
+        self.source_of_file = source_of_file
+        self.offsets: dict[int, int] = {}  # source id -> clock offset in µs
+        self._console: dict[int, ConsoleChannels] = {}
+        self._lock = threading.Lock()
+
+    # ---------------------------------------------------------------- console channels
+    def is_console(self, file_id: int) -> bool:
+        return self.source_of_file(file_id).stream is Stream.STDOUT
+
+    def channels(self, file_id: int, cancelled: Callable[[], bool] | None = None) -> ConsoleChannels:
+        """The console file's channels, brought up to the index's line count."""
+        with self._lock:
+            got = self._console.get(file_id)
+            if got is None:
+                got = self._console[file_id] = ConsoleChannels()
+            idx = self.indexes[file_id]
+            if got.lines < idx.line_count:
+                try:
+                    got.extend(idx, cancelled)
+                except UnreadableFile:
+                    pass
+            return got
+
+    def forget(self, file_id: int) -> None:
+        """The file was rewritten or truncated: work its channels out again when asked."""
+        with self._lock:
+            self._console.pop(file_id, None)
+
+    # ---------------------------------------------------------------- times
+    def line_time(self, file_id: int, line: int) -> LineTime:
+        """The time of one line, with the source's clock offset applied."""
+        if self.is_console(file_id):
+            got = self.channels(file_id).time(line)
+        else:
+            got = self._file_time(file_id, line)
+        off = self.offsets.get(self.source_of_file(file_id).source_id, 0)
+        if off and got.us is not None:
+            return LineTime(got.us + off, got.kind)
+        return got
+
+    def times(self, file_id: int, lines: Sequence[int]) -> list[LineTime]:
+        return [self.line_time(file_id, ln) for ln in lines]
+
+    def _file_time(self, file_id: int, line: int) -> LineTime:
+        """Plog and device logs: the channel is the source (its rotated files in chain order)."""
+        idx = self.indexes[file_id]
+        try:
+            t, inherited = idx.line_time(line)
+        except UnreadableFile:
+            return UNKNOWN
+        if t is not None:
+            return LineTime(t, TimeKind.ESTIMATED if inherited else TimeKind.OWN)
+        prev = self._chain_last(file_id)
+        if prev is not None:
+            return LineTime(prev, TimeKind.ESTIMATED)
+        try:
+            nxt = self._first_after(idx, line)
+        except UnreadableFile:
+            nxt = None
+        return UNKNOWN if nxt is None else LineTime(nxt, TimeKind.ESTIMATED)
+
+    def _chain_last(self, file_id: int) -> int | None:
+        """The last stamp of the files before this one in its source's chain."""
+        files = self.source_of_file(file_id).files
+        ids = [f.file_id for f in files]
+        if file_id not in ids:
+            return None
+        for f in reversed(ids[: ids.index(file_id)]):
+            last = self.indexes[f].last_time
+            if last >= 0:
+                return last
+        return None
+
+    @staticmethod
+    def _first_after(idx: FileIndex, line: int) -> int | None:
+        """The first own stamp after `line` in its file (a few blocks ahead at most)."""
+        k = idx.block_of_line(line)
+        for b in range(k, min(k + _AHEAD_BLOCKS, len(idx.nl_before))):
+            first, times = idx.block_line_times(first_line_of_block(idx, b))
+            for j, t in enumerate(times):
+                if first + j > line and t >= 0:
+                    return t
+        return None
+
+
+def first_line_of_block(idx: FileIndex, k: int) -> int:
+    """First line that starts in block k (the index numbers block lines this way)."""
+    return idx.nl_before[k] + 1 if k > 0 else 0

@@ -1,0 +1,180 @@
+"""core.timemodel: one time per line (own / estimated / unknown), console rank channels, and
+the same time in the merge and the reports."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from npudiag_tui.core.formats.timestamps import format_us, to_us
+from npudiag_tui.core.timeline import Timeline
+from npudiag_tui.core.timemodel import TimeKind
+from npudiag_tui.core.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def plog_stamp(sec: float) -> str:
+    us = int(round(sec * 1_000_000))
+    whole, frac = divmod(us, 1_000_000)
+    return f"2026-01-01-10:{whole // 60:02d}:{whole % 60:02d}.{frac // 1000:03d}.{frac % 1000:03d}"
+
+
+def log_stamp(sec: int) -> str:  # Python logging
+    return f"2026-01-01 10:{sec // 60:02d}:{sec % 60:02d},000"
+
+
+def at(sec: float) -> int:
+    return to_us(2026, 1, 1, 10, 0, 0) + int(round(sec * 1_000_000))
+
+
+def open_ws(tmp_path: Path, files: dict[str, str], stdout: list[str] | None = None) -> Workspace:
+    root = tmp_path / "log"
+    for rel, text in files.items():
+        p = (tmp_path / rel) if rel.endswith(".txt") else (root / rel)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    ws = Workspace.open([str(root)], [str(tmp_path / s) for s in (stdout or [])], [])
+    ws.index()
+    return ws
+
+
+def file_id(ws: Workspace, name: str) -> int:
+    return next(f.file_id for f in ws.files if f.path.endswith(name))
+
+
+# A console written by two ranks in turns: rank 0's traceback sits under rank 1's INFO line and
+# must not take its time; it is printed just before rank 0's stamped torch_npu header.
+CONSOLE = "\n".join([
+    f"[rank0]:{log_stamp(1)} - INFO - step 1",          # 0
+    f"[rank1]:{log_stamp(2)} - INFO - step 1",          # 1
+    f"[rank1]:{log_stamp(50)} - INFO - step 9",         # 2
+    "[rank0]: Traceback (most recent call last):",      # 3
+    '[rank0]:   File "train.py", line 3, in <module>',  # 4
+    "[rank0]: RuntimeError: y.cpp:2 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048",
+    "[rank0]: [ERROR] 2026-01-01-10:00:30 (PID:2, Device:0, RankID:0) ERR00100 PTA call acl api failed",  # 6
+    f"[rank1]:{log_stamp(60)} - INFO - step 10",        # 7
+    "[rank1]: trailing line of rank 1",                 # 8
+    "[rank2]: a rank that never stamps",                # 9
+]) + "\n"
+
+
+def test_kinds_and_bounds_in_a_plog(tmp_path):
+    ws = open_ws(tmp_path, {"debug/plog/plog-100_20260101100000000.log": "\n".join([
+        "    before any stamp",
+        f"[INFO] GE(100,python):{plog_stamp(1.0)} [a.cc:1]100 F:a1",
+        "    continuation of a1",
+        f"[INFO] GE(100,python):{plog_stamp(3.0)} [a.cc:1]100 F:a3",
+    ]) + "\n"})
+    tm = ws.times
+    got = [tm.line_time(0, i) for i in range(4)]
+    assert [g.kind for g in got] == [TimeKind.ESTIMATED, TimeKind.OWN, TimeKind.ESTIMATED, TimeKind.OWN]
+    assert got[1].us == at(1.0) and got[3].us == at(3.0)
+    # an unstamped line lies between the stamped lines around it (a continuation: the one above;
+    # before the first stamp: the first one)
+    assert got[1].us <= got[2].us <= got[3].us and got[2].us == at(1.0)
+    assert got[0].us == at(1.0)
+
+
+def test_console_lines_take_time_from_their_own_rank_channel(tmp_path):
+    ws = open_ws(tmp_path, {"train.txt": CONSOLE}, stdout=["train.txt"])
+    fid = file_id(ws, "train.txt")
+    tm = ws.times
+    t = [tm.line_time(fid, i) for i in range(10)]
+    # rank 0's traceback: between rank 0's stamps (1 s and 30 s), never rank 1's 50 s
+    for i in (3, 4, 5):
+        assert t[i].kind is TimeKind.ESTIMATED
+        assert at(1) <= t[i].us <= at(30) and t[i].us != at(50)
+        assert t[i].us == t[6].us == at(30)  # printed with the header that follows it
+    assert t[6].kind is TimeKind.OWN and t[2].kind is TimeKind.OWN and t[2].us == at(50)
+    # no later stamp on rank 1 yet: the one before it
+    assert t[8].kind is TimeKind.ESTIMATED and t[8].us == at(60)
+    assert t[9].kind is TimeKind.UNKNOWN and t[9].us is None
+
+
+def test_merged_console_in_per_rank_blocks_is_in_time_order(tmp_path):
+    # each rank's lines written as one block, as a launcher that buffers per rank does
+    blocks = []
+    for r in range(3):
+        for k in range(40):
+            blocks.append(f"[rank{r}]:{log_stamp(k * 3 + r)} - INFO - rank {r} step {k}")
+            if k % 7 == 3:
+                blocks.append(f"[rank{r}]:   detail without a stamp {k}")
+    ws = open_ws(tmp_path, {
+        "train.txt": "\n".join(blocks) + "\n",
+        "debug/plog/plog-100_20260101100000000.log": "\n".join(
+            f"[INFO] GE(100,python):{plog_stamp(k * 1.5)} [a.cc:1]100 F:p{k}" for k in range(80)) + "\n",
+    }, stdout=["train.txt"])
+    fids = [f.file_id for f in ws.files]
+    tl = Timeline(ws, fids)
+    assert tl.build()
+    assert len(tl) == sum(ws.indexes[f].line_count for f in fids)
+    times = [tl.time_at(i) for i in range(len(tl))]
+    assert None not in times
+    assert all(b >= a for a, b in zip(times, times[1:]))
+    # every line once, and each rank keeps its own order
+    refs = [tl.at(i) for i in range(len(tl))]
+    assert len(set(refs)) == len(refs)
+    assert all(tl.position_of(f, ln) == i for i, (f, ln) in enumerate(refs))
+
+
+def test_report_time_is_the_time_model_time_for_the_same_line(tmp_path, capsys):
+    from npudiag_tui.cli import main
+
+    (tmp_path / "train.txt").write_text(CONSOLE)
+    rc = main(["--report", "json", "--stdout", str(tmp_path / "train.txt")])
+    assert rc == 0
+    report = json.loads(capsys.readouterr().out)
+    ws = open_ws(tmp_path, {}, stdout=["train.txt"])
+    fid = file_id(ws, "train.txt")
+    lines = [e for e in [report["anchor"]] + report["cascade"] + report["candidates"] if e]
+    assert lines
+    checked = 0
+    for entry in lines:
+        when = ws.times.line_time(fid, entry["line"] - 1)
+        if when.kind is TimeKind.ESTIMATED:
+            checked += 1
+        assert entry["time"] == format_us(when.us), entry
+    assert checked, "no estimated line in the report"
+    # the text and Markdown reports print the anchor with that same time
+    anchor = report["anchor"]
+    assert ws.times.line_time(fid, anchor["line"] - 1).kind is TimeKind.ESTIMATED
+    for fmt in ("text", "markdown"):
+        assert main(["--report", fmt, "--stdout", str(tmp_path / "train.txt")]) == 0
+        assert anchor["time"] in capsys.readouterr().out, fmt
+
+
+@pytest.fixture(scope="module")
+def bench_tree(tmp_path_factory) -> Path:
+    sys.path.insert(0, str(ROOT / "bench"))
+    import gen_tree  # noqa: E402
+
+    out = tmp_path_factory.mktemp("bench") / "t"
+    assert gen_tree.main([str(out), "--size", "2M", "--ranks", "3", "--seed", "3"]) == 0
+    lines = []
+    for r in range(3):  # a second console written in per-rank blocks
+        for k in range(200):
+            lines.append(f"[rank{r}]:2026-03-11 07:{k // 60 % 60:02d}:{k % 60:02d},{r:03d} - INFO - step {k}")
+            if k % 50 == 49:
+                lines.append(f"[rank{r}]: Traceback (most recent call last):")
+    (out / "blocks.log").write_text("\n".join(lines) + "\n")
+    return out
+
+
+def test_merged_order_on_a_generated_tree(bench_tree):
+    ws = Workspace.open([str(bench_tree)], [str(bench_tree / "blocks.log")], [])
+    ws.index()
+    fids = [f.file_id for f in ws.files]
+    tl = Timeline(ws, fids)
+    assert tl.build()
+    assert len(tl) == sum(ws.indexes[f].line_count for f in fids)
+    prev = None
+    for i in range(len(tl)):
+        t = tl.time_at(i)
+        if t is None:
+            continue
+        assert prev is None or t >= prev, (i, tl.at(i))
+        prev = t

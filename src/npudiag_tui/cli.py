@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from importlib import resources
 
@@ -51,7 +52,42 @@ def _fail(msg: str) -> int:
     return 2
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised like Ctrl-C so that `finally` blocks remove the temp folders of archives."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    if os.getpid() != _MAIN_PID[0]:  # a forked index worker: die as it would have
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    raise Terminated()
+
+
+_MAIN_PID = [0]
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run, and turn Ctrl-C and SIGTERM into one line and exit 128+signal (no traceback)."""
+    _MAIN_PID[0] = os.getpid()
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (an embedding test harness): leave signals alone
+        previous = None
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return 128 + signal.SIGINT
+    except Terminated:
+        _fail("interrupted (SIGTERM)")
+        return 128 + signal.SIGTERM
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if args.cluster or args.ray is not None:
         from npudiag_tui.cluster_cli import run_cluster

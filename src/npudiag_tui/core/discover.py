@@ -11,12 +11,12 @@ import os
 import re
 import stat
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from npudiag_tui.core.archives import ARCHIVE_ERRORS, ARCHIVE_SUFFIXES, extract_archive
+from npudiag_tui.core.archives import ARCHIVE_ERRORS, ARCHIVE_SUFFIXES, ArchiveSession, extract_archive
+from npudiag_tui.core.archives import reason as archive_reason
 from npudiag_tui.core.formats.plog import looks_like_plog
 from npudiag_tui.core.formats.timestamps import name_time
 from npudiag_tui.core.model import Source, SourceFile, Stream
@@ -189,16 +189,37 @@ class _Builder:
             self.device_groups.setdefault(key, []).append(sf)
 
     def add_archive(self, path: str, display: str) -> None:
-        tmp = tempfile.mkdtemp(prefix="npudiag-")
-        self.out.temp_dirs.append(tmp)
-        try:
-            refused = extract_archive(path, tmp)
-        except ARCHIVE_ERRORS as exc:
-            self.out.problems.append(f"{display}: cannot read archive ({exc})")
+        """Read an archive's members as files; one budget, one temp root and a depth limit for
+        the whole input (core.archives says why). Never leaves a temp folder on an interrupt."""
+        arc = getattr(self, "archives", None)
+        if arc is None:
+            arc = self.archives = ArchiveSession()
+        refusal = arc.too_deep()
+        if refusal:
+            self.out.problems.append(f"{display}: {refusal}")
             return
-        for member in refused:
-            self.out.problems.append(f"{display}!{member}: refused (path escapes the archive)")
-        self.walk(tmp, display + "!")
+        try:
+            tmp = arc.new_folder()
+            if arc.root not in self.out.temp_dirs:
+                self.out.temp_dirs.append(arc.root)
+            try:
+                result = extract_archive(path, tmp, arc.budget)
+            except ARCHIVE_ERRORS as exc:
+                self.out.problems.append(f"{display}: cannot read archive ({archive_reason(exc)})")
+                return
+            for member, why in result.problems:
+                self.out.problems.append(f"{display}!{member}: {why}")
+            self.out.skipped.extend((f"{display}!{member}", why) for member, why in result.skipped)
+            if result.stopped:
+                self.out.problems.append(f"{display}: {result.stopped}")
+            arc.depth += 1
+            try:
+                self.walk(tmp, display + "!")
+            finally:
+                arc.depth -= 1
+        except BaseException:  # Ctrl-C or SIGTERM mid-way: the caller never gets the Discovery
+            self.out.cleanup()
+            raise
 
     def walk(self, root: str, display_prefix: str) -> None:
         for dirpath, dirnames, filenames in os.walk(root, followlinks=False):

@@ -252,3 +252,17 @@ def test_interrupt_during_extraction_leaves_no_temp_folder(tmp_path, sig):
     assert proc.returncode == 128 + sig, (proc.returncode, err)
     assert len(err.splitlines()) == 1 and "interrupted" in err, err
     assert list(tmp.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- long lines
+@pytest.mark.parametrize("filler", ["x(", "a:", "[1", "ab("])
+def test_error_on_a_long_line_is_still_found(tmp_path, capsys, filler):
+    """The patterns that backtracked on such lines (35 s for 64 KB) are bounded; the error at the
+    start of a 256 KB line is still the anchor (bench/run_long_line.py proves the time linear)."""
+    path = tmp_path / "train.log"
+    path.write_text("step 1 ok\n" + CONSOLE.decode().rstrip("\n") + " " + filler * (256 * 1024 // len(filler))
+                    + "\n", encoding="utf-8")
+    code, out, err = run(capsys, ["--stdout", str(path), "--report", "json"])
+    assert code == 0, err
+    anchor = json.loads(out)["anchor"]
+    assert anchor["line"] == 2 and anchor["text"].startswith(CONSOLE.decode().rstrip("\n")), anchor["why"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
 
+from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CODE_PATTERN
 from npudiag_tui.core.formats.console import clean, strip_prefixes
 from npudiag_tui.core.model import Stream
@@ -63,7 +64,7 @@ def _prefixed_continuation(line: str) -> bool:
     return body[:1] in (" ", "\t") and bool(body.strip())
 
 
-MAX_HIT_CHARS = 64 * 1024  # per-line work is capped; the full line stays reachable via the index
+MAX_HIT_CHARS = MAX_GRAMMAR_CHARS  # per-line work is capped; the full line stays reachable via the index
 
 
 @dataclass

@@ -61,7 +61,7 @@ _COMPILE_TEXT = re.compile(
 )
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
-                      r"[Kk]ernel param|\bop\[|\w+Operation setup failed|\batb::")  # ATB operations
+                      r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::")  # ATB operations
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
@@ -71,8 +71,9 @@ _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
-_SOURCE_LOC = re.compile(r"[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]*\]")
-_KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]*\]")  # a reason is the message
+_SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]*\]")
+# `{0,256}`: an unbounded `[^\]\s]*` re-scanned the rest of a `[1[1[1…` line from every `[`
+_KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]{0,256}\]")  # a reason is the message
 
 
 def message_body(text: str) -> str:

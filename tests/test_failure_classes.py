@@ -568,3 +568,29 @@ def test_a_failed_op_compiler_option_is_environment(tmp_path):
         "aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001\n"
         "[ERROR] 2026-03-11-10:00:01 (PID:5, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"})
     assert d.category == "environment"
+
+
+def test_gen3_detail_carried_inline_after_detail_colon_heads_its_traceback(tmp_path):
+    """vLLM prints an exception's first line bare and prefixes the rest: the inline gen3 detail
+    on the bare line heads the TraceBack that follows on the prefixed channel."""
+    prefix = "(EngineCore pid=229) ERROR 03-11 10:00:05 [core.py:1195] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "RuntimeError: init failed, error is call aclnnMyOp failed, detail:[PID: 229] 2026-03-11-10:00:05.102.492 "
+        "AclNN_Parameter_Error(EZ1001): ADD_TO_LAUNCHER_LIST_AICORE failed.\n"
+        + prefix + "        TraceBack (most recent call last):\n"
+        + prefix + "        Cannot find binary for op MyOp.\n"
+        + prefix + "        Kernel GetWorkspace failed. opType: 46\n"})
+    assert "ADD_TO_LAUNCHER_LIST_AICORE failed" in anchor_text(ws, d)
+    assert d.anchor.ref.line == 0
+
+
+def test_lookalike_traceback_far_below_a_detail_stays_headless(tmp_path):
+    prefix = "(EngineCore pid=229) ERROR 03-11 10:00:05 [core.py:1195] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "RuntimeError: call aclnnMyOp failed, detail:[PID: 229] 2026-03-11-10:00:05.102.492 "
+        "AclNN_Parameter_Error(EZ1001): old failure.\n"
+        "INFO 03-11 10:00:06 [a.py:1] retrying\n" * 4
+        + prefix + "        TraceBack (most recent call last):\n"
+        + prefix + "        Cannot find binary for op MyOp.\n"})
+    kinds = {e.ref.line: e.kind for e in d.events}
+    assert kinds.get(6) == "cann_detail"  # the first informative line of a head-less TraceBack

@@ -50,8 +50,7 @@ _GENERIC_DETAIL = re.compile(
 )
 # The runtime's report of a kernel that faulted on the device, by its stable fields (the task that
 # ran it and the faulting kernel's name), in the TraceBack of an AI Core info dump.
-_KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
-    r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+.{0,2000}?\bfault kernel_name=", re.I)
+_KERNEL_FAULT = re.compile(r"kernel execute failed, device_id=\d+,.*\btask_id=\d+.*\bfault kernel_name=", re.I)
 _SYNC = re.compile(
     r"[Ss]ynchroni[sz]e|SyncStream|TaskFailCallback|wait for compute device to finish|"
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
@@ -224,7 +223,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         if re.search(r"NPU warning", stripped):
             return K.WRAPPER, Level.WARNING, info
         return K.WRAPPER, Level.ERROR, info
-    if re.search(r"NPU warning, error code is|Warning: .{0,2000}?error code is", stripped):
+    if re.search(r"NPU warning, error code is|Warning: .*error code is", stripped):
         return K.WRAPPER, Level.WARNING, info
     if C.TRACEBACK_RE.match(stripped) or C.FRAME_RE.match(text) or stripped.startswith(
             ("During handling of the above exception", "The above exception was the direct cause")):
@@ -303,6 +302,13 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
             state = channels.setdefault(chan, _Channel())
             gap = hit.line - state.last_line.line if state.last_line.file_id == hit.file_id else -1
             contiguous = seg_no > 0 or gap == 1 or (chan is not None and 0 < gap <= CHANNEL_GAP)
+            if state.open_block is None and events and C.CANN_TRACEBACK_RE.match(text):
+                # a logger that prefixes every line but the first of an exception's message puts
+                # the head detail on another channel right above its TraceBack: adopt it
+                last = events[-1]
+                if last.kind == K.CANN_DETAIL and last.lines[-1].file_id == hit.file_id \
+                        and 0 < hit.line - last.lines[-1].line <= 2:
+                    state.open_block, contiguous = last, True
             state.last_line = LineRef(hit.file_id, hit.line)
             ev, state.open_block, state.in_traceback = _read_line(
                 source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,

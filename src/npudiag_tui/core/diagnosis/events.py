@@ -50,7 +50,8 @@ _GENERIC_DETAIL = re.compile(
 )
 # The runtime's report of a kernel that faulted on the device, by its stable fields (the task that
 # ran it and the faulting kernel's name), in the TraceBack of an AI Core info dump.
-_KERNEL_FAULT = re.compile(r"kernel execute failed, device_id=\d+,.*\btask_id=\d+.*\bfault kernel_name=", re.I)
+_KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
+    r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+.{0,2000}?\bfault kernel_name=", re.I)
 _SYNC = re.compile(
     r"[Ss]ynchroni[sz]e|SyncStream|TaskFailCallback|wait for compute device to finish|"
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
@@ -223,7 +224,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         if re.search(r"NPU warning", stripped):
             return K.WRAPPER, Level.WARNING, info
         return K.WRAPPER, Level.ERROR, info
-    if re.search(r"NPU warning, error code is|Warning: .*error code is", stripped):
+    if re.search(r"NPU warning, error code is|Warning: .{0,2000}?error code is", stripped):
         return K.WRAPPER, Level.WARNING, info
     if C.TRACEBACK_RE.match(stripped) or C.FRAME_RE.match(text) or stripped.startswith(
             ("During handling of the above exception", "The above exception was the direct cause")):

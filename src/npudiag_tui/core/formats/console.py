@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from npudiag_tui.core.formats.bounded import Anchored
 from npudiag_tui.core.formats.codes import CODE_PATTERN
 from npudiag_tui.core.formats.text import CONTROL_RE
 
@@ -61,8 +62,13 @@ _TRAILING_FENCE = re.compile(r"`{3}\s*$")
 EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)): ?(.*)$")
 # torch_npu's wrapper of a failed call: `file:line NPU function error: X, error code is N`, and the
 # older `Sync:file:line NPU error, error code is N` without the function.
-TORCH_NPU_FUNC_RE = re.compile(
-    r"(?:(.+?):)?(\S+?):(\d+) (NPU|OPS|HCCL)(?: function)? error(?:: (.*?))?, error code is (\d+)"
+# Tried only around its literal (formats.bounded): `(.+?):(\S+?):` at every start position of a
+# long line without it was cubic (a 64 KB line took 35 s). No part can cross a space or a colon
+# it does not name, so each try is linear too.
+TORCH_NPU_FUNC_RE = Anchored(
+    r" (?:NPU|OPS|HCCL)(?: function)? error",
+    r"(?:([^\s:]+):)?([^\s:]+):(\d+) (NPU|OPS|HCCL)(?: function)? error(?:: (.*?))?, error code is (\d+)",
+    start_after=" \t:", before=512,
 )
 TORCH_HEADER_RE = re.compile(
     r"\[ERROR\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) \(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\) (ERR\d{5}) (\w+) ?(.*)"

@@ -266,3 +266,60 @@ def test_error_on_a_long_line_is_still_found(tmp_path, capsys, filler):
     assert code == 0, err
     anchor = json.loads(out)["anchor"]
     assert anchor["line"] == 2 and anchor["text"].startswith(CONSOLE.decode().rstrip("\n")), anchor["why"]
+
+
+# --------------------------------------------------------------------------- registries
+def deep_json(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"error_info_list": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    return path
+
+
+def test_deeply_nested_registry_is_a_one_line_warning(tmp_path, capsys):
+    log = tmp_path / "x.log"
+    log.write_bytes(CONSOLE)
+    reg = deep_json(tmp_path / "deep.json")
+    code, out, err = run(capsys, [str(log), "--registry", str(reg), "--report", "json"])
+    assert code == 0 and json.loads(out)["anchor"] is not None
+    assert [ln for ln in err.splitlines() if "deep.json" in ln] == [f"npudiag-tui: {reg}: not a registry (JSON nested too deeply)"]
+
+
+def test_deeply_nested_registry_under_ascend_home_path(tmp_path, capsys, monkeypatch):
+    home = tmp_path / "cann"
+    reg = deep_json(home / "conf" / "error_manager" / "error_code.json")
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(home))
+    log = tmp_path / "x.log"
+    log.write_bytes(CONSOLE)
+    code, out, err = run(capsys, [str(log), "--report", "json"])
+    assert code == 0
+    assert [ln for ln in err.splitlines() if "error_code.json" in ln] == [
+        f"npudiag-tui: {reg}: not a registry (JSON nested too deeply)"]
+
+
+def test_registry_with_thousands_of_duplicate_codes_loads_and_keeps_each_wording(tmp_path):
+    """Each duplicate re-deduplicated every earlier wording: cubic, 31 s for 160 KB."""
+    from npudiag_tui.core.registry.registry import Registry
+
+    items = [{"ErrCode": "E10001", "ErrMessage": f"wording {i % 50} of %s", "Arglist": "value"} for i in range(3000)]
+    path = tmp_path / "dup.json"
+    path.write_text(json.dumps({"error_info_list": items}), encoding="utf-8")
+    reg = Registry.load([str(path)], env={}, search_roots=[])
+    entry = reg.lookup("E10001")
+    assert entry.template == "wording 49 of %s"
+    wordings = [t for t, _ in entry.variants]
+    assert len(wordings) == len(set(wordings)) and wordings[:2] == ["wording 48 of %s", "wording 47 of %s"]
+    assert {f"wording {i} of %s" for i in range(49)} <= set(wordings)
+    assert reg.extract_args(entry, "wording 7 of abc") == {"value": "abc"}
+
+
+@pytest.mark.parametrize("kind", ["dir", "fifo"])
+def test_registry_that_is_a_directory_or_fifo_is_named_as_such(tmp_path, capsys, kind):
+    log = tmp_path / "x.log"
+    log.write_bytes(CONSOLE)
+    reg = tmp_path / "reg.json"
+    reg.mkdir() if kind == "dir" else os.mkfifo(reg)
+    code, out, err = run(capsys, [str(log), "--registry", str(reg), "--report", "json"])
+    what = "a directory" if kind == "dir" else "a FIFO"
+    assert code == 2 and out == ""
+    assert err.splitlines() == [f"npudiag-tui: {reg}: {what}{' (named pipe)' if kind == 'fifo' else ''}, "
+                                "not a registry file (error_code.json)"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import stat
 import sys
 from importlib import resources
 
@@ -45,6 +46,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", action="store_true", help="open the bundled demo log tree")
     p.add_argument("--version", action="version", version=f"npudiag-tui {__version__}")
     return p
+
+
+def _not_a_file(path: str) -> str:
+    """What a path is when it is not a regular file: the message names it rather than
+    claiming a directory or a FIFO was "not found"."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device file"), (stat.S_ISBLK, "a device file")):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 def _fail(msg: str) -> int:
@@ -102,7 +117,9 @@ def _run(argv: list[str] | None) -> int:
         paths = default_paths()
     for reg in args.registry:
         if not os.path.isfile(reg):
-            return _fail(f"{reg}: registry file not found")
+            if not os.path.exists(reg):
+                return _fail(f"{reg}: registry file not found" + (" (broken symbolic link)" if os.path.islink(reg) else ""))
+            return _fail(f"{reg}: {_not_a_file(reg)}, not a registry file (error_code.json)")
     for p in paths:
         if not os.path.lexists(p):
             return _fail(f"{p}: no such file or directory")

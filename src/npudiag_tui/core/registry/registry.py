@@ -244,6 +244,7 @@ class Registry:
 
     def __init__(self, entries: dict[str, RegistryEntry]) -> None:
         self._entries = entries
+        self._wordings: dict[str, dict[str, list[str]]] = {}  # code -> other templates, oldest first
         self.warnings: list[str] = []
         self.files: list[str] = []
 
@@ -314,11 +315,15 @@ class Registry:
         except ValueError as exc:
             self.warnings.append(f"{path}: not valid JSON ({str(exc).splitlines()[0][:120]})")
             return
+        except RecursionError:  # `[[[[…` a hundred thousand deep: the parser gives up
+            self.warnings.append(f"{path}: not a registry (JSON nested too deeply)")
+            return
         items = _key(data, "error_info_list") if isinstance(data, dict) else None
         if not isinstance(items, list):
             self.warnings.append(f"{path}: not a registry (no error_info_list array)")
             return
         merged = skipped = 0
+        touched: set[str] = set()
         for item in items:
             if not isinstance(item, dict):
                 skipped += 1
@@ -327,8 +332,12 @@ class Registry:
             if not isinstance(code, str) or not code.strip():
                 skipped += 1
                 continue
-            self._merge_item(code.strip().upper(), item, path)
+            code = code.strip().upper()
+            self._merge_item(code, item, path)
+            touched.add(code)
             merged += 1
+        for code in touched:  # once per code and file: per item, duplicates made loading cubic
+            self._entries[code].variants = list(reversed(self._wordings[code].items()))
         if skipped:
             self.warnings.append(f"{path}: skipped {skipped} malformed entr{'y' if skipped == 1 else 'ies'}")
         if merged == 0 and not skipped and items:
@@ -347,16 +356,20 @@ class Registry:
         if isinstance(sugg, dict):
             cause = _text(_key(sugg, "Possible Cause", "PossibleCause"))
             solution = _text(_key(sugg, "Solution"))
-        # Keep every known wording so extraction still works on logs from other releases.
-        variants: list[tuple[str, list[str]]] = []
-        if old is not None:
-            if old.template:
-                variants.append((old.template, list(old.arglist)))
-            variants += old.variants
+        # Keep every known wording so extraction still works on logs from other releases: the
+        # latest first, each once, never the entry's own template. Kept as a dict in insertion
+        # order (oldest first) so that a code repeated n times costs O(n), not O(n^3).
+        wordings = self._wordings.get(code)
+        if wordings is None:
+            wordings = self._wordings[code] = dict(reversed(old.variants)) if old is not None else {}
+        if old is not None and old.template:
+            wordings.pop(old.template, None)
+            wordings[old.template] = list(old.arglist)
         if template is None and old is not None:
             template, arglist = old.template, (arglist or list(old.arglist))
-        variants = [(t, a) for i, (t, a) in enumerate(variants)
-                    if t != template and all(t != v[0] for v in variants[:i])]
+        if template is not None:
+            wordings.pop(template, None)
+        variants: list[tuple[str, list[str]]] = []  # filled from `wordings` once the file is read
         self._entries[code] = RegistryEntry(
             code=code,
             family=family if isinstance(family, str) and family.strip() else (old.family if old else None),

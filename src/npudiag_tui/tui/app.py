@@ -33,6 +33,7 @@ from npudiag_tui.core.formats.text import visible
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent, Level, LineRef, Stream
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
+from npudiag_tui.core.window import WindowTimeline
 from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.commands import palette_commands
 from npudiag_tui.tui.messages import (
@@ -283,14 +284,17 @@ class NpuDiagApp(App[int]):
                 view.set_source(Timeline(self.ws, []), keep=True)
                 view.set_status("building…")
             else:
-                fids = self.pane_files(key)
-                tl = Timeline(self.ws, fids)
-                if tl.mode == "merge":
-                    tl = Timeline(self.ws, fids, mode="concat")
-                    view.set_status("unmerged" if self.indexed else "indexing…")
-                else:
-                    view.set_status("" if self.indexed else "indexing…")
-                view.set_source(tl, keep=True)
+                view.set_source(self._whole_files(self.pane_files(key)), keep=True)
+                view.set_status("" if self.indexed else "indexing…")
+
+    def _whole_files(self, fids: list[int]) -> "Timeline | WindowTimeline":
+        """Whole files in time order: one source is its own order; several are merged a window
+        at a time from the block index once it is built (core.window), no full merge. While
+        the index pass runs, the files one after another stand in."""
+        tl = Timeline(self.ws, fids)
+        if tl.mode != "merge":
+            return tl
+        return WindowTimeline(self.ws, fids) if self.indexed else Timeline(self.ws, fids, mode="concat")
 
     def _update_pane_visibility(self) -> None:
         for key, _ in PANES:
@@ -412,7 +416,7 @@ class NpuDiagApp(App[int]):
                     self.post_message(SourceProgress(label, k + 1, len(fids)))
                 tl = Timeline(self.ws, fids, selection, selection_times=times, scanned=scanned)
             else:
-                tl = Timeline(self.ws, fids)
+                tl = self._whole_files(fids)
             if tl.mode == "merge":
                 ok = tl.build(lambda d, t: self.post_message(SourceProgress(label, d, t)), cancelled)
                 if not ok:
@@ -865,11 +869,19 @@ class NpuDiagApp(App[int]):
         view = self.focused_view()
         if view is None:
             return
-        marks = view.marks(kind, lambda: self._mark_refs(kind)) if self.indexed else \
-            view.positions_of(self._mark_refs(kind))
-        pos = view.next_mark(marks, forward)
-        if pos is None and wrap and marks:
-            pos = marks[0] if forward else marks[-1]
+        if isinstance(view.timeline, WindowTimeline):  # no position per mark (core.window)
+            refs = self._mark_refs(kind)
+            pos = view.timeline.next_position(refs, view.cursor, forward)
+            if pos is None and wrap and refs and view.count:
+                pos = view.timeline.next_position(refs, 0 if forward else view.count - 1, forward)
+                if pos is None:
+                    pos = view.timeline.position_of(*(refs[0] if forward else refs[-1]))
+        else:
+            marks = view.marks(kind, lambda: self._mark_refs(kind)) if self.indexed else \
+                view.positions_of(self._mark_refs(kind))
+            pos = view.next_mark(marks, forward)
+            if pos is None and wrap and marks:
+                pos = marks[0] if forward else marks[-1]
         if pos is None:
             names = {"errors": "error", "warnings": "warning", "search": "search hit"}
             where = "after" if forward else "before"
@@ -1013,12 +1025,12 @@ class NpuDiagApp(App[int]):
                     merged.set_source(Timeline(self.ws, fids, mode="concat") if not selects
                                       else Timeline(self.ws, []), keep=False)
                     merged.set_status("building…")
-                else:
-                    merged.set_source(Timeline(self.ws, fids, mode="concat"), keep=False)
-                    merged.set_status("merging…")
-                if self.indexed:
-                    self._pending_sources += 1
-                    self.build_merged(self.generation, self.spec)
+                    if self.indexed:
+                        self._pending_sources += 1
+                        self.build_merged(self.generation, self.spec)
+                else:  # in time order at once, served from the block index (core.window)
+                    merged.set_source(self._whole_files(fids), keep=False)
+                    merged.set_status("")
             merged.anchor_refs = self._anchor_refs()
             merged.focus()
             if current is not None and current.count:

@@ -1,0 +1,361 @@
+"""A merged time order served a window at a time from the block index (no full merge).
+
+`WindowTimeline` answers the same questions as a built `core.timeline.Timeline` over whole
+files (`at`, `position_of`, `position_at_time`, `time_at`, `len`) and in the same order, but
+keeps nothing per merged line: a merged position is worked out from each file's count of
+lines before a time, which the block index answers with a bisect over its blocks' first
+stamps and one block's line stamps. So the merged view is in time order on the first screen,
+at any size, and switching to it costs what one jump costs.
+
+The order is the merge's: by key, then file order (source, then rotation chain), then line. A
+plog/device line's key is the last own stamp at or before it (its time in `core.timemodel`);
+the keys of a file are taken as non-decreasing, as they are in a log (a clock that steps back
+is placed best effort). A console file's lines are in the time order of their rank channels
+(`Timeline`'s console order, worked out once per console file; they are small).
+
+Positions are exact: position(line) = sum over files of the lines whose key is smaller, plus
+the ties before it. `at(i)` bisects the key whose cumulative count passes i, first on block
+bounds only (no line parsed), then exactly; rows after it come from a small forward merge,
+cached a page at a time. Pure Python: no Textual, no rich.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from bisect import bisect_left
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from npudiag_tui.core.timeline import Timeline
+from npudiag_tui.core.timemodel import first_line_of_block
+
+if TYPE_CHECKING:  # pragma: no cover
+    from npudiag_tui.core.workspace import Workspace
+
+_PAGE = 256  # merged rows worked out per page
+_PAGES = 16  # pages kept
+_NEG = -(1 << 62)
+_BIG = 1 << 62
+
+
+class _PlogFeed:
+    """One plog/device file: line c is the c-th merged line; key = last own stamp at or before."""
+
+    def __init__(self, ws: "Workspace", fid: int) -> None:
+        self.idx = ws.indexes[fid]
+        self.chain_key = _NEG
+
+    def count(self) -> int:
+        return self.idx.line_count
+
+    def line(self, c: int) -> int:
+        return c
+
+    def count_of(self, line: int) -> int | None:
+        return line if 0 <= line < self.count() else None
+
+    def block_bounds(self, t: int) -> tuple[int, int]:
+        """(lo, hi): lines surely before t, and lines at most before t, from block stamps only."""
+        idx, n = self.idx, self.count()
+        k = self._first_block_at(t)
+        nb = len(idx.nl_before)
+        lo = first_line_of_block(idx, k - 1) if k > 0 else 0
+        hi = first_line_of_block(idx, k + 1) if k + 1 < nb else n
+        return min(lo, n), min(hi, n)
+
+    def _first_block_at(self, t: int) -> int:
+        """First block whose first own stamp is >= t (stampless blocks count as late)."""
+        idx = self.idx
+        lo, hi = 0, len(idx.nl_before)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            bt = idx.block_first_time(mid)
+            if bt < 0 or bt >= t:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    def before(self, t: int) -> int:
+        """Lines whose key is < t: up to the first line with an own stamp >= t."""
+        idx, n = self.idx, self.count()
+        i, _ = self.block_bounds(t)
+        while i < n:
+            first, times = idx.block_line_times(i)
+            for j in range(max(i - first, 0), len(times)):
+                if times[j] >= t:
+                    return first + j
+            i = max(first + len(times), i + 1)
+        return n
+
+    def keys_from(self, c: int):
+        """Keys of lines c, c+1, ... (the last own stamp at or before each)."""
+        idx = self.idx
+        if c >= self.count():
+            return
+        t, _ = idx.line_time(c)
+        key = self.chain_key if t is None else t
+        i = c
+        n = self.count()
+        while i < n:
+            first, times = idx.block_line_times(i)
+            end = first + len(times)
+            if end <= i:
+                t = idx.own_time(i)
+                key = t if t is not None and t > key else key
+                yield key
+                i += 1
+                continue
+            for j in range(i - first, len(times)):
+                if times[j] > key:
+                    key = times[j]
+                yield key
+            i = end
+
+
+class _ConsoleFeed:
+    """One console file in its rank channels' time order (`Timeline._order_console`)."""
+
+    def __init__(self, ws: "Workspace", fid: int) -> None:
+        tl = Timeline(ws, [fid], mode="merge")
+        tl._order_console(fid, None)
+        self.order, self.keys, self.inv = tl._sel[fid], tl._ckeys[fid], tl._inv[fid]
+
+    def count(self) -> int:
+        return len(self.order)
+
+    def line(self, c: int) -> int:
+        return self.order[c]
+
+    def count_of(self, line: int) -> int | None:
+        return self.inv[line] - 1 if 0 <= line < len(self.inv) and self.inv[line] else None
+
+    def block_bounds(self, t: int) -> tuple[int, int]:
+        c = bisect_left(self.keys, t)
+        return c, c
+
+    def before(self, t: int) -> int:
+        return bisect_left(self.keys, t)
+
+    def keys_from(self, c: int):
+        yield from self.keys[c:]
+
+
+class WindowTimeline:
+    """Merged order of whole files, served from the block index (see the module docstring)."""
+
+    mode = "window"
+    selection = None
+    complete = True
+
+    def __init__(self, ws: "Workspace", file_ids: Sequence[int]) -> None:
+        self.ws = ws
+        order = {f.file_id: (s.source_id, k) for s in ws.sources for k, f in enumerate(s.files)}
+        self.file_ids: list[int] = sorted(set(file_ids), key=lambda f: order.get(f, (1 << 30, f)))
+        self.scanned: dict[int, int] = {}
+        self._feeds: dict[int, _PlogFeed | _ConsoleFeed] = {}
+        self._pages: OrderedDict[int, list[tuple[int, int]]] = OrderedDict()
+        self._lock = threading.RLock()
+        self._grown_at = -1
+
+    # ------------------------------------------------------------------ feeds
+    def _feed(self, fid: int):
+        got = self._feeds.get(fid)
+        if got is None:
+            if self.ws.times.is_console(fid):
+                got = _ConsoleFeed(self.ws, fid)
+            else:
+                got = _PlogFeed(self.ws, fid)
+            self._feeds[fid] = got
+        return got
+
+    def _check_growth(self) -> None:
+        """Lines appended (live tail): forget the pages and the console orders."""
+        n = sum(self.ws.indexes[f].line_count for f in self.file_ids)
+        if n != self._grown_at:
+            self._grown_at = n
+            self._pages.clear()
+            self._feeds = {f: feed for f, feed in self._feeds.items() if isinstance(feed, _PlogFeed)}
+
+    # ------------------------------------------------------------------ size
+    def __len__(self) -> int:
+        return sum(self.ws.indexes[f].line_count for f in self.file_ids)
+
+    @property
+    def total(self) -> int:
+        return len(self)
+
+    def build(self, progress=None, cancelled=None) -> bool:
+        """Nothing to build: every window is worked out when it is looked at."""
+        return True
+
+    def memory_bytes(self) -> int:
+        return sum(len(p) for p in self._pages.values()) * 16
+
+    # ------------------------------------------------------------------ positions
+    def _count_before(self, t: int) -> int:
+        return sum(self._feed(f).before(t) for f in self.file_ids)
+
+    def _position(self, fid: int, c: int, key: int) -> int:
+        """Lines with a smaller key, ties in files before this one, and c (this file's own)."""
+        pos, seen = 0, False
+        for f in self.file_ids:
+            if f == fid:
+                pos, seen = pos + c, True
+            else:
+                pos += self._feed(f).before(key if seen else key + 1)
+        return pos
+
+    def position_of(self, file_id: int, line: int) -> int | None:
+        with self._lock:
+            self._check_growth()
+            if file_id not in self.file_ids:
+                return None
+            feed = self._feed(file_id)
+            c = feed.count_of(line)
+            if c is None:
+                return None
+            key = next(iter(feed.keys_from(c)), None)
+            if key is None:
+                return None
+            return self._position(file_id, c, key)
+
+    def nearest_position(self, file_id: int, line: int) -> int | None:
+        return self.position_of(file_id, line)
+
+    def position_at_time(self, t: int) -> int:
+        with self._lock:
+            self._check_growth()
+            n = len(self)
+            return min(self._count_before(t), max(n - 1, 0))
+
+    def time_at(self, i: int) -> int | None:
+        f, line = self.at(i)
+        return self.ws.times.line_time(f, line).us
+
+    def _key_range(self) -> tuple[int, int]:
+        lo, hi = _BIG, _NEG
+        for f in self.file_ids:
+            idx = self.ws.indexes[f]
+            feed = self._feed(f)
+            if isinstance(feed, _ConsoleFeed):
+                if feed.count():
+                    lo, hi = min(lo, feed.keys[0]), max(hi, feed.keys[-1])
+                continue
+            if idx.first_time >= 0:
+                lo = min(lo, idx.first_time)
+            if idx.last_time >= 0:
+                hi = max(hi, idx.last_time)
+        return (lo, hi) if lo <= hi else (0, 0)
+
+    def _key_of_position(self, i: int) -> int:
+        """The largest key t whose count of earlier lines is <= i (the key of line i)."""
+        lo, hi = self._key_range()
+        lo, hi = lo - 1, hi + 1
+        if self._count_before(lo) > i:  # among the lines before any stamp (key: none)
+            return _NEG
+        # block bounds first (no line parsed): narrow [lo, hi) so that few blocks remain
+        a, b = lo, hi
+        while a < b:  # smallest t whose surely-before count exceeds i
+            mid = (a + b) // 2
+            if sum(self._feed(f).block_bounds(mid)[0] for f in self.file_ids) > i:
+                b = mid
+            else:
+                a = mid + 1
+        top = a
+        a, b = lo, top
+        while a < b:  # largest t whose at-most-before count is <= i
+            mid = (a + b + 1) // 2
+            if sum(self._feed(f).block_bounds(mid)[1] for f in self.file_ids) <= i:
+                a = mid
+            else:
+                b = mid - 1
+        a, b = a, top
+        while a < b:  # exact: largest t with count_before(t) <= i
+            mid = (a + b + 1) // 2
+            if self._count_before(mid) <= i:
+                a = mid
+            else:
+                b = mid - 1
+        return a
+
+    def at(self, i: int) -> tuple[int, int]:
+        with self._lock:
+            self._check_growth()
+            n = len(self)
+            if not 0 <= i < n:
+                raise IndexError(i)
+            start = i - i % _PAGE
+            page = self._pages.get(start)
+            if page is None:
+                page = self._page(start, min(_PAGE, n - start))
+                self._pages[start] = page
+                if len(self._pages) > _PAGES:
+                    self._pages.popitem(last=False)
+            else:
+                self._pages.move_to_end(start)
+            return page[i - start]
+
+    def _page(self, start: int, count: int) -> list[tuple[int, int]]:
+        """Rows [start, start+count): the first by bisecting its key, the rest by a forward merge."""
+        key = self._key_of_position(start)
+        residual = start - self._count_before(key)
+        heap: list[tuple[int, int, int, int, object]] = []
+        for order, f in enumerate(self.file_ids):
+            feed = self._feed(f)
+            c = feed.before(key)
+            keys = iter(feed.keys_from(c))
+            k = next(keys, None)
+            if k is not None:
+                heap.append((k, order, c, f, keys))
+        heapq.heapify(heap)
+        out: list[tuple[int, int]] = []
+        while heap and len(out) < count + residual:
+            k, order, c, f, keys = heapq.heappop(heap)
+            out.append((f, self._feed(f).line(c)))
+            nk = next(keys, None)  # type: ignore[call-overload]
+            if nk is not None:
+                heapq.heappush(heap, (max(nk, k), order, c + 1, f, keys))
+        return out[residual:]
+
+    # ------------------------------------------------------------------ marks
+    def next_position(self, refs: Iterable[tuple[int, int]], position: int, forward: bool) -> int | None:
+        """Position of the first of `refs` after (before) `position`, without positioning all
+        of them: per file, only the mark next to the cursor's place in that file competes."""
+        with self._lock:
+            if not 0 <= position < len(self):
+                return None
+            cur_f, cur_line = self.at(position)
+            by_file: dict[int, list[int]] = {}
+            for f, line in refs:
+                by_file.setdefault(f, []).append(line)
+            best: tuple[int, int, int] | None = None
+            best_ref: tuple[int, int] | None = None
+            cur_key = next(iter(self._feed(cur_f).keys_from(self._feed(cur_f).count_of(cur_line) or 0)), _NEG)
+            orders = {f: k for k, f in enumerate(self.file_ids)}
+            cur_sort = (cur_key, orders[cur_f], self._feed(cur_f).count_of(cur_line) or 0)
+            for f, lines in by_file.items():
+                if f not in orders:
+                    continue
+                feed = self._feed(f)
+                counts = sorted(c for c in (feed.count_of(ln) for ln in lines) if c is not None)
+                if not counts:
+                    continue
+                # the file's count at the cursor's key splits its marks into before / after
+                split = feed.before(cur_key) if orders[f] > orders[cur_f] else feed.before(cur_key + 1)
+                if f == cur_f:
+                    split = cur_sort[2] + 1 if forward else cur_sort[2]
+                k = bisect_left(counts, split)
+                cands = counts[k:k + 2] if forward else counts[max(k - 2, 0):k][::-1]
+                for c in cands:
+                    key = next(iter(feed.keys_from(c)), _NEG)
+                    sort = (key, orders[f], c)
+                    if (sort > cur_sort) != forward or sort == cur_sort:
+                        continue
+                    if best is None or (sort < best) == forward:
+                        best, best_ref = sort, (f, feed.line(c))
+                    break
+            if best_ref is None:
+                return None
+            return self.position_of(*best_ref)

@@ -1,0 +1,97 @@
+"""core.window: the merged order served a window at a time equals the full merge, line for line."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from npudiag_tui.core.timeline import Timeline
+from npudiag_tui.core.window import WindowTimeline
+from npudiag_tui.core.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "tui" / "data"
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Workspace:
+    sys.path.insert(0, str(ROOT / "bench"))
+    import gen_tree  # noqa: E402
+
+    out = tmp_path_factory.mktemp("window") / "t"
+    assert gen_tree.main([str(out), "--size", "3M", "--ranks", "3", "--seed", "5", "--rotate-mb", "1"]) == 0
+    lines = []
+    for r in range(3):  # a console written in per-rank blocks
+        for k in range(300):
+            lines.append(f"[rank{r}]:2026-03-11 06:{50 + k // 60 % 10:02d}:{k % 60:02d},{r:03d} - INFO - step {k}")
+            if k % 40 == 39:
+                lines.append(f"[rank{r}]: Traceback (most recent call last):")
+    (out / "blocks.log").write_text("\n".join(lines) + "\n")
+    ws = Workspace.open([str(out)], [str(out / "blocks.log")], [])
+    ws.index(processes=False)
+    return ws
+
+
+def fixture_ws() -> Workspace:
+    ws = Workspace.open([str(DATA / "ascend" / "log")], [str(DATA / "train.log")], [])
+    ws.index()
+    return ws
+
+
+@pytest.mark.parametrize("which", ["fixture", "generated"])
+def test_windows_equal_the_full_merge(which, generated):
+    ws = fixture_ws() if which == "fixture" else generated
+    fids = [f.file_id for f in ws.files]
+    full = Timeline(ws, fids)
+    assert full.build()
+    win = WindowTimeline(ws, fids)
+    assert len(win) == len(full) == sum(ws.indexes[f].line_count for f in fids)
+    rng = random.Random(1)
+    # random jumps first (each resolves its page from scratch), then every row in order
+    for i in rng.sample(range(len(full)), 20):
+        assert win.at(i) == full.at(i)
+    assert [win.at(i) for i in range(len(win))] == [full.at(i) for i in range(len(full))]
+    for i in rng.sample(range(len(full)), 200):
+        assert win.position_of(*full.at(i)) == i
+    times = [win.time_at(i) for i in range(len(win))]
+    known = [t for t in times if t is not None]
+    assert all(b >= a for a, b in zip(known, known[1:]))
+    t = known[len(known) // 2]
+    assert win.position_at_time(t) == min(i for i, x in enumerate(times) if x is not None and x >= t)
+
+
+def test_next_position_walks_marks_in_merged_order(generated):
+    ws = generated
+    fids = [f.file_id for f in ws.files]
+    win = WindowTimeline(ws, fids)
+    rng = random.Random(2)
+    marks = [win.at(i) for i in sorted(rng.sample(range(len(win)), 40))]
+    positions = sorted(win.position_of(*m) for m in marks)
+    pos = positions[0]
+    walked = [pos]
+    while True:
+        pos = win.next_position(marks, pos, True)
+        if pos is None:
+            break
+        walked.append(pos)
+    assert walked == positions
+    assert win.next_position(marks, positions[-1], False) == positions[-2]
+
+
+def test_growth_is_seen_without_a_rebuild(tmp_path):
+    plog = tmp_path / "log" / "debug" / "plog"
+    plog.mkdir(parents=True)
+    a, b = plog / "plog-1_20260101100000000.log", plog / "plog-2_20260101100000000.log"
+    a.write_text("[INFO] GE(1,python):2026-01-01-10:00:01.000.000 [a.cc:1]1 F:a1\n")
+    b.write_text("[INFO] GE(2,python):2026-01-01-10:00:02.000.000 [a.cc:1]2 F:b2\n")
+    ws = Workspace.open([str(tmp_path / "log")], [], [])
+    ws.index()
+    win = WindowTimeline(ws, [0, 1])
+    assert [win.at(i) for i in range(len(win))] == [(0, 0), (1, 0)]
+    with open(a, "a") as fh:
+        fh.write("[INFO] GE(1,python):2026-01-01-10:00:03.000.000 [a.cc:1]1 F:a3\n")
+    ws.grow_file(0)
+    assert [win.at(i) for i in range(len(win))] == [(0, 0), (1, 0), (0, 1)]

@@ -594,3 +594,23 @@ def test_lookalike_traceback_far_below_a_detail_stays_headless(tmp_path):
         + prefix + "        Cannot find binary for op MyOp.\n"})
     kinds = {e.ref.line: e.kind for e in d.events}
     assert kinds.get(6) == "cann_detail"  # the first informative line of a head-less TraceBack
+
+
+def test_a_traceback_pasted_as_one_line_is_read_as_its_lines(tmp_path):
+    """A traceback whose newlines became spaces: its frames and statements are read apart, so the
+    runtime's task fault on the next line is not hidden behind the old wrapper."""
+    frames = " ".join(f'File "/w/m{i}.py", line {i}, in f{i} x{i}()' for i in range(4))
+    ws, d = diagnose(tmp_path, {"init.log":
+        f"Traceback (most recent call last): {frames} RuntimeError: Run:x.cpp:128 NPU error,NPU error code "
+        "is:100000 EZ9999: Inner Error, Please contact support engineer!\n"
+        "EZ9999 Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:task.cc]"
+        "[LINE:1068]\n"})
+    assert "retCode=0x2a, [aicpu exception]" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_lookalike_a_message_quoting_two_paths_stays_one_line():
+    from npudiag_tui.core.formats.console import expand_escaped
+
+    line = 'RuntimeError: cannot compare File "/a.py", line 1 with File "/b.py", line 2'
+    assert expand_escaped(line) == [line]

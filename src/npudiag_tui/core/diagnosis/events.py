@@ -50,6 +50,11 @@ _GENERIC_DETAIL = re.compile(
 )
 # The runtime's report of a kernel that faulted on the device, by its stable fields (the task that
 # ran it and the faulting kernel's name), in the TraceBack of an AI Core info dump.
+# the runtime's task error with the fault class in brackets: `Kernel task happen error,
+# retCode=0x2a, [aicpu exception]`
+_TASK_FAULT = re.compile(r"retCode=0x[0-9a-fA-F]+, \[(?:aicpu|aicore|ai core|aivec|vector core) exception\]", re.I)
+# torch_npu before the `function error` wording: `NPU error,NPU error code is:100000`
+_OLD_TORCH_WRAPPER = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
 _KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
     r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+.{0,2000}?\bfault kernel_name=", re.I)
 _SYNC = re.compile(
@@ -202,7 +207,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if dev is not None:
         info["device"] = dev
         return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
-    if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped):
+    if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped):
         return K.DEVICE_EXC, Level.ERROR, info
     if C.TORCH_HEADER_RE.search(stripped):
         return K.WRAPPER, Level.ERROR, info
@@ -218,6 +223,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CRASH, Level.CRITICAL, info
     if _OOM.search(stripped):
         return K.OOM, Level.ERROR, info
+    if _OLD_TORCH_WRAPPER.search(stripped):
+        return K.WRAPPER, Level.ERROR, info
     torch = C.TORCH_NPU_FUNC_RE.search(stripped)
     if torch:
         info["wrapped_code"] = int(torch.group(6))

@@ -294,9 +294,30 @@ def expand_escaped(line: str) -> list[str]:
     Two escaped newlines make a block: one alone is as likely a path or a format string.
     """
     if line.count("\\n") < 2:
-        return [line]
+        return _unflatten(line)
     parts = line.split("\\n", MAX_SEGMENTS)
     return [_ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(1)], p) for p in parts if p.strip()]
+
+
+# A traceback pasted as one line (newlines turned into spaces): it splits before each frame, each
+# exception statement, each CANN code that opens a message and each TraceBack heading.
+_FLAT_FRAME = ' File "'
+_FLAT_SPLIT = re.compile(
+    rf' (?=File "|[A-Z]\w*(?:Error|Exception): |{CODE_PATTERN}: |\[ERROR\] \d{{4}}-|TraceBack \(most recent)')
+
+
+def _unflatten(line: str) -> list[str]:
+    """The sub-lines of a whole traceback pasted as one line; the line itself otherwise. Three
+    frames make a flattened traceback: one or two are as likely a message quoting a path."""
+    if line.count(_FLAT_FRAME) < 3:
+        return [line]
+    parts = _FLAT_SPLIT.split(line[:MAX_FLAT_CHARS], MAX_SEGMENTS)
+    if len(line) > MAX_FLAT_CHARS:
+        parts[-1] += line[MAX_FLAT_CHARS:]
+    return [p for p in parts if p.strip()]
+
+
+MAX_FLAT_CHARS = 64 * 1024  # the split looks this far; the rest stays with the last part
 
 
 def console_rank(line: str) -> int | None:

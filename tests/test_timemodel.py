@@ -178,3 +178,23 @@ def test_merged_order_on_a_generated_tree(bench_tree):
             continue
         assert prev is None or t >= prev, (i, tl.at(i))
         prev = t
+
+
+@pytest.mark.parametrize("line", [
+    "[rank3]: Traceback (most recent call last):",
+    "[rank3]:2026-01-01 10:00:01,000 - INFO - step",
+    "(VllmWorker rank=2 pid=77) INFO 03-11 06:50:00 [x.py:1] ok",
+    "(EngineCore pid=9, ip=10.0.0.1) ERROR boom",
+    "(Worker pid=9) [rank1]: late rank",
+    "[rank0]: (RayWorker pid=5) both",
+    "node-12: [rank4]: through pdsh",
+    "\x1b[31m[rank1]: coloured\x1b[0m",
+    "progress 10%\r[rank2]: redrawn",
+    "  rank      : 0 (local_rank: 0)",
+    "plain line with nothing",
+    "> [rank6]: quoted",
+])
+def test_the_fast_channel_reading_equals_the_prefix_grammar(line):
+    from npudiag_tui.core.timemodel import line_channel, raw_channel
+
+    assert raw_channel(line.encode()) == line_channel(line)

@@ -25,6 +25,7 @@ Pure Python: no Textual, no rich.
 
 from __future__ import annotations
 
+import re
 import threading
 from array import array
 from dataclasses import dataclass
@@ -67,6 +68,37 @@ def line_channel(text: str) -> tuple | None:
     return C.channel(C.strip_prefixes(C.clean(text))[1])
 
 
+# Only a torchrun `[rankN]:`, a Ray/vLLM `(Name rank=N pid=P)` or a pdsh `host-N: ` prefix names a
+# channel. The full prefix grammar costs ~50 µs a line (a 30k-line console took 1.6 s), so the
+# two common shapes are read directly when nothing else in the line could name a channel field.
+_C10_HEAD = re.compile(rb"\[rank(\d+)\]:")
+_RAY_HEAD = re.compile(rb"\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=[\d.]+)?\) ?")
+_RAY_RANK = re.compile(rb"rank=(\d+)")
+_HOST_LIKE = re.compile(rb"-\d+: ")  # wider than a pdsh host, never narrower
+
+
+def raw_channel(raw: bytes) -> tuple | None:
+    """`line_channel` of a raw line, with a fast path that gives the same answer."""
+    head = raw[:400]
+    if b"\r" in head or b"\x1b" in head or b"^[" in head or _HOST_LIKE.search(head):
+        return line_channel(decode(raw[:2000]))
+    m = _C10_HEAD.match(head)
+    if m is not None:
+        rest = head[m.end():]
+        if b"pid=" not in rest:
+            return (None, None, None, int(m.group(1)))
+    m = _RAY_HEAD.match(head)
+    if m is not None:
+        rest = head[m.end():]
+        if b"rank" not in rest and b"pid=" not in rest:
+            name = m.group(1)
+            rank = _RAY_RANK.search(name)
+            return (None, name.split(b" ")[0].decode(), int(m.group(2)), int(rank.group(1)) if rank else None)
+    if b"rank" not in head and b"pid=" not in head:
+        return None
+    return line_channel(decode(raw[:2000]))
+
+
 class ConsoleChannels:
     """Channel, time and kind of every line of one console file, in file order.
 
@@ -102,7 +134,7 @@ class ConsoleChannels:
                 self._add(first + k, raw, idx)
 
     def _add(self, line: int, raw: bytes, idx: FileIndex) -> None:
-        key = line_channel(decode(raw[:2000]))
+        key = raw_channel(raw)
         ch = self.ids.get(key)
         if ch is None:
             ch = self.ids[key] = len(self.ids)

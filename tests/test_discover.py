@@ -206,3 +206,55 @@ def test_rank_from_worker_prefix(tmp_path):
         assert diag.events and {ev.rank for ev in diag.events} == {3}
     finally:
         ws.close()
+
+
+def _write(path, text="RuntimeError: x\n"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_folder_links_are_followed_once_and_loops_listed(tmp_path):
+    """Like `find -L`: logs kept on another disk behind a folder link are read; a link back up the
+    tree is listed as a loop instead of walked forever; each real file is read once."""
+    _write(tmp_path / "elsewhere" / "run" / "plog" / "plog-7_20260311100000000.log",
+           "[ERROR] RUNTIME(7,python):2026-03-11-10:00:00.000.100 boom\n")
+    tree = tmp_path / "tree"
+    _write(tree / "train.log")
+    os.symlink(tmp_path / "elsewhere", tree / "linked")
+    os.symlink(tree, tree / "loop")
+    d = discover([str(tree)])
+    shown = sorted(f.display for f in d.files)
+    assert shown == ["linked/run/plog/plog-7_20260311100000000.log", "train.log"]
+    assert ("loop", "folder link loop") in d.skipped
+
+
+def test_a_folder_that_cannot_be_read_is_named_with_its_reason(tmp_path, monkeypatch):
+    _write(tmp_path / "ok" / "a.log")
+    _write(tmp_path / "secret" / "b.log")
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if os.fspath(path).endswith("secret"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    d = discover([str(tmp_path)])
+    assert [f.display for f in d.files] == ["ok/a.log"]
+    assert any(p.startswith("secret") and "Permission denied" in p for p in d.problems)
+
+
+def test_a_tree_deeper_than_the_recursion_limit_is_walked(tmp_path):
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        for _ in range(1100):  # built relative to a descriptor: the path passes 2,000 characters
+            os.mkdir("d", dir_fd=fd)
+            nxt = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+        with os.fdopen(os.open("deep.log", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as fh:
+            fh.write("RuntimeError: deep\n")
+    finally:
+        os.close(fd)
+    d = discover([str(tmp_path)])
+    assert [f.display.count("d/") for f in d.files] == [1100]

@@ -222,13 +222,45 @@ class _Builder:
             raise
 
     def walk(self, root: str, display_prefix: str) -> None:
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames.sort()
-            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-            for fn in sorted(filenames):
-                full = os.path.join(dirpath, fn)
-                rel = os.path.relpath(full, root)
-                self.add_file(full, display_prefix + rel)
+        """Every file under root, following folder links as `find -L` does: each real folder is
+        read once (a link back up the tree is a loop, listed in `skipped`), and a folder that
+        cannot be read is named in `problems` with its reason. Iterative, so depth costs no
+        recursion; paths beyond the system's limit are named, not dropped."""
+        visited = {os.path.realpath(root)}
+        stack: list[tuple[str, str, str]] = [(root, "", os.path.realpath(root))]
+        while stack:
+            folder, rel, folder_real = stack.pop()
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError as exc:
+                self.out.problems.append(f"{display_prefix}{rel or '.'}: cannot read folder "
+                                         f"({exc.strerror or exc.__class__.__name__})")
+                continue
+            subdirs: list[tuple[str, str, str]] = []
+            for entry in entries:
+                name_rel = f"{rel}{entry.name}"
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=True)
+                except OSError as exc:
+                    self.out.problems.append(f"{display_prefix}{name_rel}: {exc.strerror or exc}")
+                    continue
+                if not is_dir:
+                    self.add_file(entry.path, display_prefix + name_rel)
+                    continue
+                if entry.name.startswith("."):
+                    continue
+                link = entry.is_symlink()
+                real = os.path.realpath(entry.path) if link else os.path.join(folder_real, entry.name)
+                if real in visited:
+                    if link:
+                        loop = (folder_real + os.sep).startswith(real + os.sep)
+                        self.out.skipped.append((display_prefix + name_rel, "folder link loop" if loop
+                                                 else "folder link to a folder already read"))
+                    continue
+                visited.add(real)
+                subdirs.append((entry.path, name_rel + "/", real))
+            stack.extend(reversed(subdirs))  # depth first, in name order
 
     def finish(self) -> Discovery:
         files: list[SourceFile] = []

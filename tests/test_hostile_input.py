@@ -323,3 +323,72 @@ def test_registry_that_is_a_directory_or_fifo_is_named_as_such(tmp_path, capsys,
     assert code == 2 and out == ""
     assert err.splitlines() == [f"npudiag-tui: {reg}: {what}{' (named pipe)' if kind == 'fifo' else ''}, "
                                 "not a registry file (error_code.json)"]
+
+
+# --------------------------------------------------------------------------- names and reports
+def test_non_utf8_file_names_give_valid_utf8_json_with_raw_bytes(tmp_path):
+    raw_name = b"caf\xe9-\xff.log"
+    (tmp_path / os.fsdecode(raw_name)).write_bytes(CONSOLE)
+    r = subprocess.run([sys.executable, "-m", "npudiag_tui", str(tmp_path), "--report", "json"],
+                       capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8:strict",
+                                                 "NPUDIAG_CANN_ROOTS": ""}, timeout=120)
+    assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr
+    doc = json.loads(r.stdout.decode("utf-8"))  # strict UTF-8: raises on a raw surrogate
+    [entry] = doc["inputs"]
+    assert entry["path"] == "caf\\xe9-\\xff.log"
+    assert bytes.fromhex(entry["path_bytes"]) == raw_name
+    assert bytes.fromhex(doc["anchor"]["path_bytes"]) == raw_name
+    for fmt in ("text", "markdown"):
+        r = subprocess.run([sys.executable, "-m", "npudiag_tui", str(tmp_path), "--report", fmt],
+                           capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8:strict",
+                                                     "NPUDIAG_CANN_ROOTS": ""}, timeout=120)
+        assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr
+        assert "caf\\xe9-\\xff.log" in r.stdout.decode("utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_reports_say_what_was_skipped_and_why(tmp_path, capsys, fmt):
+    (tmp_path / "train.log").write_bytes(CONSOLE)
+    (tmp_path / "config.yaml").write_text("a: 1\n")
+    code, out, err = run(capsys, [str(tmp_path), "--report", fmt])
+    assert code == 0
+    assert "Skipped (not read)" in out and "config.yaml: not a log (.yaml file)" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_an_input_of_empty_files_does_not_claim_no_error(tmp_path, capsys, fmt):
+    (tmp_path / "train.log").write_bytes(b"")
+    code, out, err = run(capsys, [str(tmp_path), "--report", fmt])
+    assert "No error found" not in out
+    assert "No log line in the inputs: 1 file read, all empty" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_a_huge_line_is_cut_in_every_report_and_says_so(tmp_path, capsys, fmt):
+    size = 8 << 20
+    path = tmp_path / "train.log"
+    with open(path, "wb") as fh:
+        fh.write(b"step ok\n" + CONSOLE.rstrip(b"\n") + b" " + b"x" * size + b"\n")
+    code, out, err = run(capsys, ["--stdout", str(path), "--report", fmt])
+    assert code == 0, err
+    assert len(out) < 1 << 20  # was the whole 8 MB line (105 MB for a 100 MB line)
+    total = len(CONSOLE) + size  # the line without its newline: CONSOLE's newline is the space
+    if fmt == "json":
+        anchor = json.loads(out)["anchor"]
+        assert anchor["line_bytes"] == total and anchor["text"].startswith(CONSOLE.decode().rstrip("\n"))
+    else:
+        assert f"[line cut: {total:,} bytes in all]" in out
+
+
+def test_archive_member_names_with_escape_sequences_are_inert(tmp_path, capsys, private_tmp):
+    """OSC 52 (clipboard), a title sequence and a clear-screen in member names reached the terminal."""
+    evil = "log/\x1b]52;c;SGVsbG8=\x07\x1b]0;pwned\x07\x1b[2J.log"
+    bundle = tmp_path / "bundle.tar.gz"
+    bundle.write_bytes(tar_bytes([(evil, CONSOLE), ("log/" + "\x1b[2J" * 2 + ".yaml", b"a: 1\n"),
+                                  ("../\x1b]0;t\x07.log", CONSOLE)]))
+    for fmt in ("text", "markdown"):
+        code, out, err = run(capsys, [str(bundle), "--report", fmt])
+        assert code == 0, err
+        for stream in (out, err):
+            assert "\x1b" not in stream and "\x07" not in stream, repr(stream)
+        assert "\u241b]52;c;SGVsbG8=\u2407" in out  # the name is shown, inert

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import TYPE_CHECKING
 
 from npudiag_tui.core.diagnosis.engine import anchor_ref
-from npudiag_tui.core.formats.text import visible
+from npudiag_tui.core.formats.text import name_bytes, utf8_safe, visible
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.model import Diagnosis, ErrorEvent
 
@@ -22,14 +23,40 @@ SCHEMA = "npudiag-report/1"
 MAX_CASCADE = 500
 
 
-def _line_text(ws: "Workspace", ev: ErrorEvent) -> tuple[str, int, str]:
+MAX_JSON_LINE_BYTES = 64 * 1024  # what a report quotes of one line: a 100 MB line took 52 s and 1.6 GB
+MAX_SHOWN_LINE_CHARS = 2000  # what text and markdown print of the anchor's line
+
+
+def _line_text(ws: "Workspace", ev: ErrorEvent) -> tuple[str, int, str, int | None]:
+    """(path, 1-based line, text, the line's full length in bytes when `text` is only its start).
+
+    Only the first MAX_JSON_LINE_BYTES of a line are read: memory per line stays bounded."""
     ref = anchor_ref(ev)
     path = ws.files[ref.file_id].display
+    idx = ws.indexes[ref.file_id]
     try:
-        text = ws.indexes[ref.file_id].full_line(ref.line)
+        length = idx.line_end(ref.line) - idx.line_start(ref.line)
+        if length <= MAX_JSON_LINE_BYTES:
+            return path, ref.line + 1, idx.full_line(ref.line), None
+        raw = idx.raw_lines(ref.line, 1, max_bytes=0)  # a long line is read cut (index.MAX_LINE_BYTES)
+        text = raw[0][:MAX_JSON_LINE_BYTES].decode("utf-8", "replace") if raw else ev.text
+        return path, ref.line + 1, text, length
     except Exception:  # the file vanished since the scan: keep what the scan saw
-        text = ev.text
-    return path, ref.line + 1, text
+        return path, ref.line + 1, ev.text, None
+
+
+def _place(path: str) -> dict:
+    """A file name for JSON: valid UTF-8 always, and the raw bytes as hex when it is not UTF-8."""
+    raw = name_bytes(path)
+    return {"path": utf8_safe(path)} if raw is None else {"path": utf8_safe(path), "path_bytes": raw.hex()}
+
+
+def cut_note(text: str, line_bytes: int | None, limit: int) -> str:
+    """The line as a report prints it: at most `limit` characters, saying where it was cut."""
+    if line_bytes is None and len(text) <= limit:
+        return text
+    total = line_bytes if line_bytes is not None else len(text.encode("utf-8", "replace"))
+    return f"{text[:limit]} … [line cut: {total:,} bytes in all]"
 
 
 def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
@@ -37,13 +64,13 @@ def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
     for f in ws.files:
         src = ws.source_of_file(f.file_id)
         idx = ws.indexes[f.file_id]
-        inputs.append({"path": f.display, "stream": src.stream.value, "rank": src.rank, "pid": src.pid,
+        inputs.append({**_place(f.display), "stream": src.stream.value, "rank": src.rank, "pid": src.pid,
                        "device": src.device, "lines": idx.line_count})
     anchor = None
     a = diag.anchor
     if a is not None:
-        path, line, text = _line_text(ws, a)
-        anchor = {"stream": a.stream.value, "path": path, "line": line, "text": text,
+        path, line, text, cut = _line_text(ws, a)
+        anchor = {"stream": a.stream.value, **_place(path), "line": line, "text": text, "line_bytes": cut,
                   "time": format_us(a.time), "rank": a.rank, "pid": a.cann_pid or a.pid,
                   "code": a.code, "category": diag.category, "summary": diag.summary,
                   "why": diag.why, "confidence": diag.confidence, "confidence_reason": diag.confidence_reason,
@@ -51,16 +78,16 @@ def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
                   "fragment": a.fragment if anchor_ref(a) == a.ref else None}
     cascade = []
     for ev in diag.cascade[:MAX_CASCADE]:
-        path, line, text = _line_text(ws, ev)
-        cascade.append({"stream": ev.stream.value, "path": path, "line": line, "text": text,
+        path, line, text, cut = _line_text(ws, ev)
+        cascade.append({"stream": ev.stream.value, **_place(path), "line": line, "text": text, "line_bytes": cut,
                         "time": format_us(ev.time), "code": (ev.codes[0] if ev.codes else
                                                              (str(next(iter(ev.numeric.values()))) if ev.numeric else None)),
                         "relation": ev.secondary, "rank": ev.rank})
     candidates = []
     for c in diag.candidates:
-        path, line, text = _line_text(ws, c.event)
-        candidates.append({"stream": c.event.stream.value, "path": path, "line": line, "time": format_us(c.event.time),
-                           "rank": c.event.rank, "text": text, "why_not": c.why_not})
+        path, line, text, cut = _line_text(ws, c.event)
+        candidates.append({"stream": c.event.stream.value, **_place(path), "line": line, "time": format_us(c.event.time),
+                           "rank": c.event.rank, "text": text, "line_bytes": cut, "why_not": c.why_not})
     return {
         "schema": SCHEMA,
         "inputs": inputs,
@@ -73,14 +100,17 @@ def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
         "missing": diag.missing,
         "ranks": [{"rank": r.rank, "first_error_time": format_us(r.first_error_time), "role": r.role}
                   for r in diag.ranks],
-        "problems": ws.problems,
-        "skipped": [{"path": p, "reason": r} for p, r in ws.discovery.skipped],
+        "problems": [utf8_safe(p) for p in ws.problems],
+        "skipped": [{**_place(p), "reason": utf8_safe(r)} for p, r in ws.discovery.skipped],
         "candidates": candidates,
     }
 
 
 def render_json(ws: "Workspace", diag: Diagnosis) -> str:
-    return json.dumps(to_dict(ws, diag), ensure_ascii=False, indent=2)
+    out = json.dumps(to_dict(ws, diag), ensure_ascii=False, indent=2)
+    # a name not made UTF-8-safe above (a message quoting one) still yields valid UTF-8: the
+    # lone surrogate is written as the JSON escape `\udcxx`, which json.loads reads back
+    return out.encode("utf-8", "backslashreplace").decode("utf-8") if _HAS_SURROGATE.search(out) else out
 
 
 def _clean(text: str) -> str:
@@ -99,6 +129,32 @@ def _shown(value):
     if isinstance(value, (list, tuple)):
         return [_shown(v) for v in value]
     return value
+
+
+MAX_SKIPPED_SHOWN = 20
+_HAS_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _line_total(d: dict) -> int:
+    return sum(i["lines"] or 0 for i in d["inputs"])
+
+
+def _no_anchor(d: dict) -> str:
+    """No anchor: either the logs hold no error, or there was no log line to look at (then
+    "No error found" would claim the logs were checked)."""
+    if _line_total(d):
+        return "No error found in the inputs."
+    n = len(d["inputs"])
+    return f"No log line in the inputs: {n} file{'s' if n != 1 else ''} read, all empty; nothing was checked."
+
+
+def _skipped_lines(d: dict) -> list[str]:
+    """What was skipped and why (already made printable), at most MAX_SKIPPED_SHOWN of them."""
+    items = d["skipped"]
+    out = [f"{s['path']}: {s['reason']}" for s in items[:MAX_SKIPPED_SHOWN]]
+    if len(items) > MAX_SKIPPED_SHOWN:
+        out.append(f"… and {len(items) - MAX_SKIPPED_SHOWN:,} more")
+    return out
 
 
 def low_confidence_line(diag: Diagnosis) -> str | None:
@@ -127,12 +183,12 @@ def render_markdown(ws: "Workspace", diag: Diagnosis) -> str:
     out = ([f"**{low}**", ""] if low else []) + ["# npudiag-tui diagnosis", ""]
     a = d["anchor"]
     if a is None:
-        out += ["No error was found in the inputs.", ""]
+        out += [_no_anchor(d), ""]
     else:
         out += [f"**Category:** {diag.category}", "", f"**Summary:** {_clean(diag.summary)}", "",
                 "## First causal error", "",
                 f"`{a['path']}:{a['line']}` ({a['stream']}, time {a['time'] or 'unknown'}, "
-                f"rank {a['rank'] if a['rank'] is not None else 'unknown'})", "", "```", _clean(a["text"]), "```", "",
+                f"rank {a['rank'] if a['rank'] is not None else 'unknown'})", "", "```", cut_note(_clean(a["text"]), a["line_bytes"], MAX_SHOWN_LINE_CHARS), "```", "",
                 "## Why this line", "", f"{a['why']}.", "",
                 f"**Confidence:** {a['confidence']} ({a['confidence_reason']})", ""]
         if d["candidates"]:
@@ -174,6 +230,8 @@ def render_markdown(ws: "Workspace", diag: Diagnosis) -> str:
         out.append("")
     if d["problems"]:
         out += ["## Input problems", ""] + [f"- {_clean(p)}" for p in d["problems"]] + [""]
+    if d["skipped"]:
+        out += ["## Skipped (not read)", ""] + [f"- {line}" for line in _skipped_lines(d)] + [""]
     return "\n".join(out)
 
 
@@ -199,14 +257,14 @@ def render_text(ws: "Workspace", diag: Diagnosis, color: bool | None = None) -> 
     if low:
         con.print(Text(low, style="bold yellow"))
     if a is None:
-        con.print(Text("No error found in the inputs.", style="green"))
+        con.print(Text(_no_anchor(d), style="green" if _line_total(d) else "yellow"))
     else:
         head("First causal error")
         con.print(Text.assemble(("category ", "dim"), (diag.category, "bold magenta"),
                                 ("  code ", "dim"), (str(a["code"] or "-"), "bold"),
                                 ("  rank ", "dim"), (str(a["rank"] if a["rank"] is not None else "-"), "bold")))
         con.print(Text(f"{a['path']}:{a['line']}  {a['time'] or ''}", style="cyan"))
-        con.print(Text(_clean(a["text"]), style="bold red"))
+        con.print(Text(cut_note(_clean(a["text"]), a["line_bytes"], MAX_SHOWN_LINE_CHARS), style="bold red"))
         con.print(Text(_clean(diag.summary)))
         head("\nWhy this line")
         con.print(Text(a["why"] + "."))
@@ -254,4 +312,8 @@ def render_text(ws: "Workspace", diag: Diagnosis, color: bool | None = None) -> 
         head("\nInput problems")
         for p in d["problems"]:
             con.print(Text("- " + _clean(p), style="yellow"))
+    if d["skipped"]:
+        head("\nSkipped (not read)")
+        for line in _skipped_lines(d):
+            con.print(Text("- " + line, style="dim"))
     return buf.getvalue()

@@ -24,9 +24,11 @@ import re
 # C0 except TAB (tabs are whitespace to grammars and are expanded for display), DEL, C1, the
 # Arabic letter mark, zero-width and bidi formatting characters, line/paragraph separators (some
 # terminals break lines on them), word joiner and invisible operators, and the BOM.
+# Lone surrogates (U+D800-U+DFFF) are what Python makes of file-name bytes that are not UTF-8
+# (surrogateescape): they cannot be written to a UTF-8 terminal or file at all.
 _RANGES = (
     (0x00, 0x08), (0x0A, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x200B, 0x200F), (0x2028, 0x202E),
-    (0x2060, 0x2064), (0x2066, 0x2069), (0xFEFF, 0xFEFF),
+    (0x2060, 0x2064), (0x2066, 0x2069), (0xD800, 0xDFFF), (0xFEFF, 0xFEFF),
 )
 
 CONTROL_CLASS = "[" + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
@@ -38,7 +40,8 @@ CONTROL_RE = re.compile(CONTROL_CLASS)
 # The same set as UTF-8 byte sequences, for C-speed byte scans that must not skip a line whose
 # words are split only by such a character (core.formats.levels). NL is left out: it ends lines.
 CONTROL_BYTES = b"|".join(
-    re.escape(chr(c).encode("utf-8")) for a, b in _RANGES for c in range(a, b + 1) if c != 0x0A
+    re.escape(chr(c).encode("utf-8")) for a, b in _RANGES for c in range(a, b + 1)
+    if c != 0x0A and not 0xD800 <= c <= 0xDFFF  # surrogates have no UTF-8 form (decoded text holds none)
 )
 
 
@@ -53,6 +56,8 @@ def _escape(match: re.Match[str]) -> str:
         return chr(0x2400 + code)  # control pictures: ESC shows as U+241B "␛"
     if code == 0x7F:
         return "\u2421"  # "␡"
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"  # an undecodable file-name byte: show the byte itself
     # C1, bidi and zero-width characters have no picture: a Python-style escape names them
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
@@ -64,3 +69,22 @@ def visible(text: str) -> str:
     code); the rarer invisible characters are named, because a picture for them does not exist.
     """
     return CONTROL_RE.sub(_escape, text) if CONTROL_RE.search(text) else text
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def name_bytes(name: str) -> bytes | None:
+    """The raw bytes of a file name that is not valid UTF-8 (Python holds those bytes as lone
+    surrogates), or None for a name that is. JSON reports carry them as hex so they stay
+    recoverable while the JSON itself stays valid UTF-8."""
+    if not _SURROGATE_RE.search(name):
+        return None
+    return name.encode("utf-8", "surrogateescape") if all(
+        0xDC80 <= ord(c) <= 0xDCFF for c in _SURROGATE_RE.findall(name)) else name.encode("utf-8", "surrogatepass")
+
+
+def utf8_safe(name: str) -> str:
+    """A name that can be written as UTF-8: undecodable bytes become `\\xNN` escapes; nothing
+    else changes (JSON escapes control characters itself)."""
+    return _SURROGATE_RE.sub(_escape, name) if _SURROGATE_RE.search(name) else name

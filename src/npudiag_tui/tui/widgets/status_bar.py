@@ -7,6 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
 
+from npudiag_tui.core.formats.text import CONTROL_RE, visible
+
 _BAR_CELLS = 14
 
 
@@ -63,7 +65,13 @@ class StatusBar(Horizontal):
         yield _Cell(id="status-busy")
 
     def set_text(self, text: Text | str) -> None:
-        self.query_one("#status-text", _Cell).set(Text(text) if isinstance(text, str) else text)
+        """The status line names files (archive members too): whatever a caller passes goes
+        through the one display policy here, so no escape sequence reaches the terminal."""
+        if isinstance(text, str):
+            text = Text(visible(text))
+        elif CONTROL_RE.search(text.plain):  # styled pieces would shift: keep the text, drop them
+            text = Text(visible(text.plain), style=text.style)
+        self.query_one("#status-text", _Cell).set(text)
 
     def set_follow(self, on: bool) -> None:
         self.query_one("#status-follow", _Cell).set(

@@ -143,6 +143,29 @@ def test_vanished_between_discovery_and_index(capsys, tmp_path, monkeypatch):
         ws.close()
 
 
+def test_file_swapped_for_a_fifo_after_discovery_is_a_problem_not_a_hang(tmp_path):
+    """A FIFO's open waits for a writer forever: run in a child with a deadline that fails
+    loudly, the swap must end as one problem naming the file while the rest is read."""
+    script = (
+        "import os, sys\n"
+        "from npudiag_tui.core.workspace import Workspace\n"
+        "root = sys.argv[1]\n"
+        "ws = Workspace.open([root])\n"
+        "os.unlink(os.path.join(root, 'swapped.log'))\n"
+        "os.mkfifo(os.path.join(root, 'swapped.log'))\n"
+        "ws.index(); d = ws.diagnose()\n"
+        "print([p for p in ws.problems if 'swapped.log' in p])\n"
+        "print(d.anchor is not None)\n"
+        "ws.close()\n")
+    (tmp_path / "swapped.log").write_text(PLOG)
+    (tmp_path / "stay.log").write_text("RuntimeError: boom\n")
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    problems, anchored = r.stdout.strip().splitlines()
+    assert "not a regular file" in problems
+    assert anchored == "True"
+
+
 @pytest.mark.parametrize("kind", ["binary", "nul", "gbk", "crlf", "long", "truncated"])
 def test_odd_files(capsys, tmp_path, kind):
     name = f"{kind}.log"

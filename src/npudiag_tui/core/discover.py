@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from npudiag_tui.core.archives import ARCHIVE_ERRORS, ARCHIVE_SUFFIXES, ArchiveSession, extract_archive
 from npudiag_tui.core.archives import reason as archive_reason
+from npudiag_tui.core.files import open_regular
 from npudiag_tui.core.formats.plog import looks_like_plog
 from npudiag_tui.core.formats.timestamps import name_time
 from npudiag_tui.core.model import Source, SourceFile, Stream
@@ -90,8 +91,11 @@ def skip_reason(name: str) -> str | None:
 
 def read_sample(path: str) -> bytes:
     """The head of a file that classification looks at. Raises OSError."""
-    with open(path, "rb") as fh:
-        return fh.read(SNIFF_BYTES)
+    fd = open_regular(path)  # a FIFO swapped in after the stat must not block the walk
+    try:
+        return os.pread(fd, SNIFF_BYTES, 0)
+    finally:
+        os.close(fd)
 
 
 class FileClass(NamedTuple):

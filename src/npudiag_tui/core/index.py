@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
+from npudiag_tui.core.files import open_regular
 from npudiag_tui.core.formats.timestamps import TS6_HEAD, find_stamp, ts6_bytes_to_us, ts6_head_us, year_of
 
 BLOCK = 64 * 1024
@@ -94,7 +95,7 @@ class _PathReader:
 
     def pread(self, idx: "FileIndex", length: int, offset: int) -> bytes:
         try:
-            fd = os.open(idx.path, os.O_RDONLY)
+            fd = open_regular(idx.path)
         except OSError as exc:
             raise UnreadableFile(f"{idx.display}: {exc.strerror or exc}") from None
         try:
@@ -239,7 +240,7 @@ class FileIndex:
         if self.held or self.retired:
             return self.held
         try:
-            fd = os.open(self.path, os.O_RDONLY)
+            fd = open_regular(self.path)
         except OSError:
             return False
         try:
@@ -351,7 +352,7 @@ class FileIndex:
             return 0
         held = isinstance(reader, _HeldReader)
         try:
-            fd = reader.fd if isinstance(reader, _HeldReader) else os.open(self.path, os.O_RDONLY)
+            fd = reader.fd if isinstance(reader, _HeldReader) else open_regular(self.path)
         except OSError as exc:
             raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
         try:

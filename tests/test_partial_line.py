@@ -75,3 +75,21 @@ def test_lookalike_a_real_binary_is_still_skipped(tmp_path):
     (tmp_path / "train.log").write_text("RuntimeError: boom\n")
     ws, d = diagnose(tmp_path, {})
     assert [f.display for f in ws.files] == ["train.log"]
+
+
+def test_a_file_whose_lines_end_in_cr_alone_is_split_on_cr(tmp_path):
+    """Old Mac line ends (or a tool that only returns the carriage): without LF the file was one
+    line and its error unreadable; CR is then the line end, offsets unchanged."""
+    (tmp_path / "cr.log").write_bytes(b"INFO start\rRuntimeError: NPU out of memory.\rINFO end\r")
+    ws, d = diagnose(tmp_path, {})
+    idx = ws.indexes[0]
+    assert idx.line_count == 3
+    assert idx.lines(0, 3) == ["INFO start", "RuntimeError: NPU out of memory.", "INFO end"]
+    assert d.anchor.ref.line == 1
+
+
+def test_lookalike_crlf_and_progress_carriages_keep_lf_line_ends(tmp_path):
+    (tmp_path / "crlf.log").write_bytes(b"INFO a\r\n 10%\r 50%\r100%\r\nRuntimeError: x\r\n")
+    idx = FileIndex(str(tmp_path / "crlf.log"))
+    idx.extend()
+    assert idx.line_count == 3

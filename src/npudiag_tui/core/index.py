@@ -87,6 +87,10 @@ class IndexState:
     last_time: int
 
 
+_CR_TO_LF = bytes.maketrans(b"\r", b"\n")
+SNIFF_EOL_BYTES = 64 * 1024
+
+
 class _PathReader:
     """Opens the path for every read: a cold open, where nothing is being written."""
 
@@ -99,7 +103,7 @@ class _PathReader:
         except OSError as exc:
             raise UnreadableFile(f"{idx.display}: {exc.strerror or exc}") from None
         try:
-            return os.pread(fd, length, offset)
+            return idx._translate(os.pread(fd, length, offset))
         finally:
             os.close(fd)
 
@@ -124,7 +128,7 @@ class _HeldReader(_PathReader):
 
     def pread(self, idx: "FileIndex", length: int, offset: int) -> bytes:
         try:
-            return os.pread(self.fd, length, offset)
+            return idx._translate(os.pread(self.fd, length, offset))
         except OSError:  # released under us by the tail thread: fall back to the path
             if idx.closed:
                 return b""
@@ -175,6 +179,9 @@ class FileIndex:
         self.size = 0  # bytes seen on disk at the last extend (includes a partial tail)
         self.inode: int | None = None
         self.include_partial = True  # count a last line without newline (reports); live holds it
+        # a file whose lines end in CR alone (no LF in its head) is read with CR as the line end;
+        # the translation keeps every offset (one byte for one byte). None until the first read.
+        self.cr_lines: bool | None = None
         self.last_time: int = -1  # last own stamp seen while indexing
         self.first_time: int = -1
         self.closed = False  # followed live: deleted or rotated away
@@ -371,6 +378,13 @@ class FileIndex:
             if not held:
                 os.close(fd)
 
+    def _translate(self, data: bytes) -> bytes:
+        """The bytes as the index sees them: CR-only files get LF line ends (same length)."""
+        if self.cr_lines is None and data:
+            head = data[:SNIFF_EOL_BYTES]
+            self.cr_lines = b"\n" not in head and b"\r" in head
+        return data.translate(_CR_TO_LF) if self.cr_lines else data
+
     def _consume(self, fd: int, end: int, on_chunk: ChunkHook | None,
                  cancelled: Callable[[], bool] | None, progress: Callable[[int], None] | None) -> int:
         """Read [indexed, end) in 1 MiB preads and index every complete line.
@@ -384,7 +398,7 @@ class FileIndex:
         while pos < end:
             if cancelled is not None and cancelled():
                 break
-            data = os.pread(fd, min(CHUNK, end - pos), pos)
+            data = self._translate(os.pread(fd, min(CHUNK, end - pos), pos))
             if not data:
                 break
             reached = pos + len(data)
@@ -392,7 +406,7 @@ class FileIndex:
             if cut < 0:  # a line longer than a chunk: read on until its newline
                 parts = [data]
                 while cut < 0 and reached < end:
-                    more = os.pread(fd, min(CHUNK * 8, end - reached), reached)
+                    more = self._translate(os.pread(fd, min(CHUNK * 8, end - reached), reached))
                     if not more:
                         break
                     reached += len(more)
@@ -412,7 +426,7 @@ class FileIndex:
         if on_chunk is not None and self.include_partial and reached == end and self.size > self.indexed:
             # a crashed process's last line often has no newline: the scanner reads it as a line
             # (reports); a live index holds it back until its newline arrives
-            tail = os.pread(fd, min(self.size - self.indexed, MAX_PARTIAL_BYTES), self.indexed) + b"\n"
+            tail = self._translate(os.pread(fd, min(self.size - self.indexed, MAX_PARTIAL_BYTES), self.indexed)) + b"\n"
             on_chunk(Chunk(tail, len(tail), self.indexed, self.newlines, self))
         return self.newlines - before
 

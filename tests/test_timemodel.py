@@ -95,6 +95,16 @@ def test_console_lines_take_time_from_their_own_rank_channel(tmp_path):
     assert t[9].kind is TimeKind.UNKNOWN and t[9].us is None
 
 
+def test_a_console_line_read_alone_gets_the_time_the_full_pass_gives(tmp_path):
+    """Reports ask for a few lines of a console file whose full channel pass costs seconds: the
+    time read around one line must be the time every pane shows once the pass is done."""
+    ws = open_ws(tmp_path, {"train.txt": CONSOLE}, stdout=["train.txt"])
+    fid = file_id(ws, "train.txt")
+    alone = [ws.times.line_time(fid, i) for i in range(10)]
+    ws.times.channels(fid)  # the full pass the panes use
+    assert [ws.times.line_time(fid, i) for i in range(10)] == alone
+
+
 def test_merged_console_in_per_rank_blocks_is_in_time_order(tmp_path):
     # each rank's lines written as one block, as a launcher that buffers per rank does
     blocks = []

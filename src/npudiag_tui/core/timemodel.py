@@ -175,6 +175,9 @@ class TimeModel:
         self.source_of_file = source_of_file
         self.offsets: dict[int, int] = {}  # source id -> clock offset in µs
         self._console: dict[int, ConsoleChannels] = {}
+        self._near: dict[int, dict[int, LineTime]] = {}  # file -> line -> time, read around it
+        self._none_after: dict[tuple, tuple[int, int]] = {}  # (file, channel) -> (from line, line count)
+        self._before: dict[tuple, tuple[int, int, int]] = {}  # (file, channel) -> (line, checked to, stamp)
         self._lock = threading.Lock()
 
     # ---------------------------------------------------------------- console channels
@@ -199,18 +202,111 @@ class TimeModel:
         """The file was rewritten or truncated: work its channels out again when asked."""
         with self._lock:
             self._console.pop(file_id, None)
+            self._near.pop(file_id, None)
+            for memo in (self._none_after, self._before):
+                for k in [k for k in memo if k[0] == file_id]:
+                    del memo[k]
 
     # ---------------------------------------------------------------- times
     def line_time(self, file_id: int, line: int) -> LineTime:
         """The time of one line, with the source's clock offset applied."""
         if self.is_console(file_id):
-            got = self.channels(file_id).time(line)
+            built = self._console.get(file_id)
+            if built is not None and line < built.lines:
+                got = built.time(line)
+            else:  # not worked out for the whole file (yet): the same rule, read around the line
+                got = self._console_time_near(file_id, line)
         else:
             got = self._file_time(file_id, line)
         off = self.offsets.get(self.source_of_file(file_id).source_id, 0)
         if off and got.us is not None:
             return LineTime(got.us + off, got.kind)
         return got
+
+    def _console_time_near(self, file_id: int, line: int) -> LineTime:
+        """`ConsoleChannels`' rule for one line, reading only from it to its channel's next stamp
+        (or back to the previous one): a report asks for a few dozen lines of a console file
+        whose full pass costs seconds. Answers are remembered per line."""
+        cache = self._near.setdefault(file_id, {})
+        got = cache.get(line)
+        if got is not None:
+            return got
+        idx = self.indexes[file_id]
+        try:
+            raws = idx.raw_lines(line, 1)
+            if not raws:
+                return UNKNOWN
+            own = idx.stamp_of(raws[0])
+            if own >= 0:
+                got = LineTime(own, TimeKind.OWN)
+            else:
+                key = raw_channel(raws[0])
+                t = self._next_in_channel(file_id, idx, key, line)
+                if t is None:  # no later stamp in the channel (yet): the one before, not kept,
+                    t = self._previous_in_channel(file_id, idx, key, line)  # as the file may grow
+                    return UNKNOWN if t is None else LineTime(t, TimeKind.ESTIMATED)
+                got = LineTime(t, TimeKind.ESTIMATED)
+        except UnreadableFile:
+            return UNKNOWN
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[line] = got
+        return got
+
+    def _next_in_channel(self, file_id: int, idx: FileIndex, key: tuple | None, line: int) -> int | None:
+        """The channel's first stamp after `line`. Where a scan found none up to the end, that
+        is remembered (for this line count), so lines asked in file order read the file once."""
+        n = idx.line_count
+        memo = self._none_after.get((file_id, key))
+        if memo is not None and memo[1] == n and memo[0] <= line + 1:
+            return None  # nothing from an earlier line to the end: nothing from this one
+        stop = memo[0] if memo is not None and memo[1] == n else n
+        found = self._scan_channel(idx, key, line + 1, stop, forward=True)
+        if found is None:
+            self._none_after[(file_id, key)] = (line + 1, n)
+            return None
+        return found[1]
+
+    def _previous_in_channel(self, file_id: int, idx: FileIndex, key: tuple | None, line: int) -> int | None:
+        """The channel's last stamp before `line`; remembers (stamp line, how far up it was
+        checked, stamp) so a later line only reads what lies between."""
+        memo = self._before.get((file_id, key))
+        if memo is not None and memo[0] < line:
+            stamp_line, checked_to, stamp = memo
+            if line <= checked_to:
+                return stamp
+            found = self._scan_channel(idx, key, line, checked_to, forward=False)
+            if found is None:
+                self._before[(file_id, key)] = (stamp_line, line, stamp)
+                return stamp
+        else:
+            found = self._scan_channel(idx, key, line, 0, forward=False)
+            if found is None:
+                return None
+        self._before[(file_id, key)] = (found[0], line, found[1])
+        return found[1]
+
+    @staticmethod
+    def _scan_channel(idx: FileIndex, key: tuple | None, start: int, stop: int, *,
+                      forward: bool) -> tuple[int, int] | None:
+        """(line, stamp) of the channel's first own stamp in [start, stop) going forward, or in
+        [stop, start) going backward; None when there is none."""
+        pos = start
+        while (pos < stop) if forward else (pos > stop):
+            first = pos if forward else max(stop, pos - _BATCH)
+            count = min(_BATCH, stop - pos) if forward else pos - first
+            raws = idx.raw_lines(first, count)
+            if not raws:
+                return None
+            order = range(len(raws)) if forward else range(len(raws) - 1, -1, -1)
+            for k in order:
+                raw = raws[k]
+                if raw_channel(raw) == key:
+                    t = idx.stamp_of(raw)
+                    if t >= 0:
+                        return first + k, t
+            pos = first + len(raws) if forward else first
+        return None
 
     def times(self, file_id: int, lines: Sequence[int]) -> list[LineTime]:
         return [self.line_time(file_id, ln) for ln in lines]

@@ -206,17 +206,20 @@ def test_truncation_to_zero(tmp_path):
         fh.truncate(0)
     upd = tail.apply({str(p)})
     assert fid in upd.truncated
-    old = ws.indexes[fid]
-    # the bytes are gone: the scanned lines are kept, the others read as empty; nothing crashes
-    assert old.line_count == 3
-    assert "Notify wait execute failed" in old.line(2)
-    assert old.line(0) == ""
-    assert ws.diagnose().anchor is not None and ws.diagnose().anchor.ref.file_id == fid
+    # the old lines are not on disk: they leave the chain and the diagnosis, and one notice says so
+    src = ws.source_of_file(fid)
+    assert fid not in [f.file_id for f in src.files]
+    assert ws.diagnose().anchor is None
+    assert upd.lost == [("debug/plog/" + p.name, 3, 2)]
+    assert "3 lines, 2 of them error lines" in upd.lost_message()
+    assert upd.anchor_changed and upd.new_anchor is None
+    old = ws.indexes[fid]  # an id handed out before still reads (retired), nothing crashes
+    assert old.line_count == 3 and old.line(0) == ""
     append(p, info(100, 5, "after truncation"))
     upd = tail.apply({str(p)})
     new = fid_of(ws, p)
     assert new != fid and ws.indexes[new].line(0).endswith("after truncation")
-    assert ws.source_of_file(new) is ws.source_of_file(fid)
+    assert ws.source_of_file(new) is src and [f.file_id for f in src.files] == [new]
     # truncate and rewrite past the old end between two batches: caught by the newline check
     with open(p, "r+b") as fh:
         fh.truncate(0)
@@ -224,6 +227,130 @@ def test_truncation_to_zero(tmp_path):
     upd = tail.apply({str(p)})
     assert new in upd.truncated
     assert ws.indexes[fid_of(ws, p)].line(0) == "x" * 500
+    assert [ws.indexes[f.file_id].line(0) for f in src.files] == ["x" * 500]
+    tail.close()
+
+
+def test_truncation_ends_like_a_cold_open(tmp_path):
+    """After a truncation and a rewrite, what the workspace holds equals a fresh open."""
+    root, p = tree(tmp_path)
+    append(p, hccl_timeout(100, 2))
+    ws, tail = open_live(root)
+    with open(p, "w", encoding="utf-8") as fh:
+        fh.write(info(100, 7, "rewritten") + aicore(8))
+    tail.apply({str(p)})
+    cold = Workspace.open([str(root)])
+    cold.index()
+    live = [[ws.indexes[f.file_id].line(i) for i in range(ws.indexes[f.file_id].line_count)]
+            for s in ws.sources for f in s.files]
+    assert live == [[cold.indexes[f.file_id].line(i) for i in range(cold.indexes[f.file_id].line_count)]
+                    for s in cold.sources for f in s.files]
+    a, b = ws.diagnose().anchor, cold.diagnose().anchor
+    assert a is not None and b is not None and a.text == b.text
+    tail.close()
+
+
+def test_a_file_deleted_and_created_again_is_followed(tmp_path):
+    root, p = tree(tmp_path)
+    ws, tail = open_live(root)
+    fid = fid_of(ws, p)
+    src = ws.source_of_file(fid)
+    os.unlink(p)
+    assert fid in tail.apply({str(p)}).closed_files  # the watcher reports the deletion first
+    p.write_text("".join(info(100, 2 + i * 0.001, f"again {i}") for i in range(8000)))
+    upd = tail.apply({str(p)})
+    new = fid_of(ws, p)
+    assert new != fid and new in upd.new_files and ws.source_of_file(new) is src
+    assert ws.indexes[new].line_count == 8000
+    # renamed away (out of the tree), then created again in a later batch
+    os.rename(p, tmp_path / "away.log")
+    tail.apply({str(p)})
+    p.write_text(info(100, 9, "third life"))
+    upd = tail.apply({str(p)})
+    assert ws.indexes[fid_of(ws, p)].line(0).endswith("third life")
+    assert str(p) in {os.path.normpath(x) for x in tail.known_paths()}
+    tail.close()
+
+
+def test_following_a_named_file_reads_nothing_else_in_its_folder(tmp_path):
+    job = tmp_path / "jobs"
+    job.mkdir()
+    train = job / "train.log"
+    train.write_text("step 1\n")
+    plog = job / "plog-100_20260101100000000.log"
+    plog.write_text(info(100, 1))
+    for ws in (Workspace.open([], [str(train)]), Workspace.open([str(plog)])):
+        ws.index()
+        tail = LiveTail(ws)
+        named = ws.files[0].path
+        other = job / "other-job.log"
+        other.write_text("Traceback (most recent call last):\nRuntimeError: someone else's job\n")
+        report = job / "report.txt"
+        report.write_text("ERROR: our own saved report\n")
+        sub = job / "sub"
+        sub.mkdir(exist_ok=True)
+        (sub / "x.log").write_text("RuntimeError: below\n")
+        upd = tail.apply({str(other), str(report), str(sub)})
+        upd2 = tail.poll()
+        assert upd.new_files == [] and upd2.new_files == []
+        assert [f.path for f in ws.files] == [named]
+        append(Path(named), "step 2\n" if named == str(train) else info(100, 2))
+        assert tail.apply({named}).grown == {0: 1}
+        tail.close()
+
+
+def test_following_a_folder_takes_only_what_discovery_would(tmp_path):
+    root, p = tree(tmp_path)
+    ws, tail = open_live(root)
+    hidden = root / ".cache"
+    hidden.mkdir()
+    (hidden / "x.log").write_text("RuntimeError: hidden\n")
+    (root / "config.json").write_text("{}\n")
+    (root / "train.log").write_text("step\n")
+    upd = tail.apply({str(hidden / "x.log"), str(hidden), str(root / "config.json"), str(root / "train.log")})
+    assert [ws.files[f].path for f in upd.new_files] == [str(root / "train.log")]
+    cold = Workspace.open([str(root)])
+    assert sorted(f.path for f in cold.files) == sorted(f.path for f in ws.files)
+    tail.close()
+
+
+def test_folder_links_are_followed_and_each_file_read_once(tmp_path):
+    root, p = tree(tmp_path)
+    outside = tmp_path / "other-disk" / "run"
+    outside.mkdir(parents=True)
+    (outside / "before.log").write_text("step 0\n")
+    os.symlink(outside, root / "run-link")
+    os.symlink(root / "debug", root / "debug-again")  # a second way into a followed folder
+    ws, tail = open_live(root)
+    n = len(ws.files)
+    (outside / "train.log").write_text("step 1\n")
+    # the watcher names a file in a linked folder by the link's path
+    upd = tail.apply({str(root / "run-link" / "train.log")})
+    assert [ws.files[f].display for f in upd.new_files] == ["run-link/train.log"]
+    # a file reached through the second link is the file already followed: not read again
+    append(p, info(100, 2))
+    upd = tail.apply({str(root / "debug-again" / "plog" / p.name)})
+    assert upd.grown == {fid_of(ws, p): 1} and upd.new_files == []
+    q = p.with_name("plog-100_20260101100009000.log")
+    q.write_text(info(100, 9))
+    tail.poll()
+    assert len(ws.files) == n + 2  # train.log and q, each once
+    assert sorted(f.display for f in ws.files) == sorted(f.display for f in Workspace.open([str(root)]).files)
+    tail.close()
+
+
+def test_a_burst_of_error_lines_grows_first_and_is_diagnosed_once(tmp_path):
+    root, p = tree(tmp_path)
+    ws, tail = open_live(root)
+    fid = fid_of(ws, p)
+    for k in range(5):  # five batches of an error storm
+        append(p, "".join(hccl_timeout(100, 2 + k + i * 0.001) for i in range(200)))
+        upd = tail.apply({str(p)}, diagnose=False)
+        assert upd.grown[fid] == 400 and upd.needs_diagnosis and not upd.rediagnosed
+    done = tail.rediagnose()  # one run for the whole burst
+    assert done.rediagnosed and done.anchor_changed and done.old_anchor is None
+    assert done.diagnosis.anchor is not None and done.diagnosis.anchor.ref.file_id == fid
+    assert tail.rediagnose().anchor_changed is False
     tail.close()
 
 
@@ -257,7 +384,7 @@ def test_deletion_of_an_old_unheld_file_keeps_its_hits(tmp_path):
     tail.close()
 
 
-def test_a_removed_folder_closes_its_files(tmp_path):
+def test_a_removed_folder_closes_its_files_and_is_followed_when_created_again(tmp_path):
     import shutil
 
     root, p = tree(tmp_path)
@@ -271,6 +398,12 @@ def test_a_removed_folder_closes_its_files(tmp_path):
     upd = tail.apply({str(dev)})  # only the folder reported
     assert upd.closed_files == [fid]
     assert ws.indexes[fid].line(0).endswith("device side")  # held: still readable
+    # the folder is created again (a job restarted): followed by path, found by a walk
+    dev.mkdir()
+    d.write_text(info(100, 3, "device again"))
+    upd = tail.apply({str(dev)})  # only the folder is reported
+    new = fid_of(ws, d)
+    assert new != fid and new in upd.new_files and ws.indexes[new].line(0).endswith("device again")
     tail.close()
 
 

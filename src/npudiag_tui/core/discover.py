@@ -46,6 +46,10 @@ class Discovery:
     # relative to it, so files found later (live) are named the way discovery named the others
     display_roots: list[tuple[str, str]] = field(default_factory=list)
     source_keys: list[SourceKey | None] = field(default_factory=list)  # per source id (see source_key)
+    # what following may read (core.live.Scope): the files the user named (absolute), and the
+    # folders the user named, below which it takes what this walk would take
+    named_files: list[str] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)
 
     def cleanup(self) -> None:
         for d in self.temp_dirs:
@@ -334,12 +338,14 @@ def discover(paths: list[str], stdout_files: list[str] | None = None) -> Discove
             b.out.problems.append(f"{p}: no such file")
             continue
         b.add_file(p, os.path.basename(p), forced_console=True)
+        b.out.named_files.append(os.path.abspath(p))
         b.out.roots.append(os.path.dirname(os.path.abspath(p)))
         b.out.display_roots.append((os.path.dirname(os.path.abspath(p)), ""))
     common = os.path.commonpath([os.path.abspath(p) for p in paths]) if len(paths) > 1 else ""
     for p in paths:
         if os.path.isdir(p):
             b.out.roots.append(os.path.abspath(p))
+            b.out.folders.append(os.path.abspath(p))
             # several folders: name each by its path below their common parent, so that
             # node1/log and node2/log stay apart
             prefix = "" if len(paths) == 1 else (os.path.relpath(os.path.abspath(p), common)
@@ -351,6 +357,7 @@ def discover(paths: list[str], stdout_files: list[str] | None = None) -> Discove
         elif os.path.exists(p):
             b.out.roots.append(os.path.dirname(os.path.abspath(p)))
             b.out.display_roots.append((os.path.dirname(os.path.abspath(p)), ""))
+            b.out.named_files.append(os.path.abspath(p))
             b.add_file(p, os.path.basename(p))
         else:
             b.out.problems.append(f"{p}: no such file or directory")

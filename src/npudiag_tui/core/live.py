@@ -19,7 +19,16 @@ inode what happened:
                       a newline: truncated and rewritten between two batches). The bytes are gone
                       from disk, so the old file id is retired and the new content gets a new file
                       id in the same source chain.
-* missing          -> deletion: the file id is closed.
+* missing          -> deletion: the file id is closed, and its path stays watched (`known_paths`):
+                      a file created again under the same name, or a folder deleted and created
+                      again, is a new file id in the same chain (follow by path as well as by
+                      descriptor).
+
+What is followed (`Scope`): only the files the user named (a `--stdout train.log` or one plog
+given as the path is followed alone, not its parent folder), and below the folders the user
+named, what discovery's walk would take (any depth, folder links followed like `find -L`, dot
+folders skipped). A file reached by two paths (a folder link onto a folder already followed) is
+read once, by the path it was first found under.
 
 Keeping lines (why nothing ever crashes or silently shows wrong text):
 
@@ -30,29 +39,38 @@ Keeping lines (why nothing ever crashes or silently shows wrong text):
   rotated, renamed-away or deleted file stays fully readable for as long as we hold it: no line
   that is still on disk (including an unlinked file's blocks we hold open) is lost. At most
   `max_held` descriptors are kept; closed files beyond that give theirs back first.
-* When the bytes are really gone (truncation, or a closed file whose descriptor was given back),
-  the index becomes *retired*: it keeps its line count, the text and time of every line the scan
-  found (the error candidates, i.e. everything the diagnosis and the report quote) and reads every
+* When the bytes are really gone (a closed file whose descriptor was given back), the index
+  becomes *retired*: it keeps its line count, the text and time of every line the scan found
+  (the error candidates, i.e. everything the diagnosis and the report quote) and reads every
   other line as an empty string. Nothing reads the new content at old offsets.
+* A truncated file's old lines are not on disk any more: its file id is dropped from its chain,
+  the scan and the time model (`Workspace.drop_file`), so the panes show what the file holds now
+  and the anchor is recomputed; `LiveUpdate.lost` says what went (one notice).
 
 Diagnosis: the scan is incremental, so when an error-candidate line (a scan hit) arrives or the
-source set changes, `ws.invalidate()` and `ws.diagnose()` recompute from the accumulated hits.
-When the anchor changes, the update says from where to where (`LiveUpdate.anchor_message`).
+source set changes, the diagnosis is recomputed from the accumulated hits. `apply(diagnose=False)`
+only marks it due (`LiveUpdate.needs_diagnosis`) and `rediagnose()` computes it on a snapshot of
+the scan, outside the tail's lock: the TUI shows growth first and re-diagnoses in a worker of its
+own, one run at a time, so a burst of error lines costs one run, not one per batch. When the
+anchor changes, the update says from where to where (`LiveUpdate.anchor_message`).
 
-Thread use: `apply` is serialised by a lock and meant for one worker thread; readers on other
-threads only ever `pread` (thread-safe) from a descriptor or a path.
+Thread use: `apply` is serialised by a lock and meant for one worker thread; `rediagnose` may
+run on another (it holds the lock only to copy the scan); readers on other threads only ever
+`pread` (thread-safe) from a descriptor or a path.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import stat as stat_mod
 import threading
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from npudiag_tui.core.discover import (
+    Discovery,
     FileClass,
     SourceKey,
     classify,
@@ -90,7 +108,9 @@ class LiveUpdate:
     truncated: list[int] = field(default_factory=list)  # retired file ids (content gone)
     renamed: list[int] = field(default_factory=list)  # file ids that followed their inode
     problems: list[str] = field(default_factory=list)
+    lost: list[tuple[str, int, int]] = field(default_factory=list)  # truncated: (name, lines, error lines)
     new_hits: int = 0
+    needs_diagnosis: bool = False  # apply(diagnose=False): rediagnose() is due
     rediagnosed: bool = False
     anchor_changed: bool = False
     old_anchor: str | None = None
@@ -101,6 +121,20 @@ class LiveUpdate:
     def changed(self) -> bool:
         return bool(self.grown or self.new_files or self.closed_files or self.truncated
                     or self.renamed or self.problems or self.rediagnosed)
+
+    def lost_message(self) -> str:
+        """One notice for every truncation of the batch: what is no longer on disk."""
+        if not self.lost:
+            return ""
+
+        def one(name: str, lines: int, errors: int) -> str:
+            err = f", {errors:,} of them error lines" if errors else ""
+            return f"{name} ({lines:,} line{'s' if lines != 1 else ''}{err})"
+
+        what = "; ".join(one(*x) for x in self.lost[:5]) + (f"; and {len(self.lost) - 5} more"
+                                                             if len(self.lost) > 5 else "")
+        return (f"Truncated while followed: {what}. Those lines are no longer on disk; the panes show "
+                "what the file holds now and the diagnosis was made again without them.")
 
     def anchor_message(self) -> str:
         if not self.anchor_changed:
@@ -116,16 +150,85 @@ def _norm(path: str) -> str:
     return os.path.normpath(os.path.abspath(path))
 
 
+def _real(path: str) -> str:
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
+
+
+class Scope:
+    """What following may read, from what the user asked for (`Discovery.named_files` and
+    `.folders`): a named file alone (its folder is watched without recursion, for its events
+    only), and below a named folder what discovery's walk takes. Archive temp folders are never
+    followed."""
+
+    def __init__(self, discovery: Discovery) -> None:
+        temp = tuple(_norm(t) + os.sep for t in discovery.temp_dirs)
+        self.folders = sorted({_norm(d) for d in discovery.folders if not (_norm(d) + os.sep).startswith(temp)})
+        named = {_norm(p) for p in discovery.named_files if not _norm(p).startswith(temp)}
+        # a named file that is a link is written at its target: watch and accept both
+        self.files = named | {_real(p) for p in named}
+        self.file_dirs = sorted({os.path.dirname(p) for p in self.files})
+
+    def wanted(self, path: str, is_dir: bool = False) -> bool:
+        """Whether a path reported by the watcher (or found by a walk) is ours to follow."""
+        p = _norm(path)
+        if not is_dir and p in self.files:
+            return True
+        for root in self.folders:
+            if p == root:
+                return is_dir
+            if p.startswith(root + os.sep):
+                parts = p[len(root) + 1:].split(os.sep)
+                folders = parts if is_dir else parts[:-1]
+                return not any(x.startswith(".") for x in folders)  # discovery skips dot folders
+        return False
+
+    def walk(self, top: str) -> Iterator[str]:
+        """The files below a followed folder, as discovery's walk finds them: folder links
+        followed like `find -L`, each real folder once (the folders above `top` count as
+        visited, so a link back up is not walked again), dot folders skipped."""
+        visited = {_real(top)}
+        up = _norm(top)
+        while any(up.startswith(r + os.sep) for r in self.folders):
+            up = os.path.dirname(up)
+            visited.add(_real(up))
+        stack = [top]
+        while stack:
+            folder = stack.pop()
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=True)
+                except OSError:
+                    continue
+                if not is_dir:
+                    yield _norm(entry.path)
+                elif not entry.name.startswith("."):
+                    real = _real(entry.path)
+                    if real not in visited:
+                        visited.add(real)
+                        stack.append(entry.path)
+
+
 class LiveTail:
     """Feeds a Workspace incrementally from changed paths. Create it after `ws.index()`."""
 
     def __init__(self, ws: Workspace, max_held: int = MAX_HELD) -> None:
         self.ws = ws
         self.max_held = max_held
-        self._lock = threading.Lock()
+        self.scope = Scope(ws.discovery)
+        self._lock = threading.RLock()
+        self._diag_lock = threading.Lock()  # one re-diagnosis at a time (anchor bookkeeping)
         self._by_path: dict[str, int] = {}
         self._ignored: set[str] = set()
-        self._real_seen: set[str] = set()
+        self._by_real: dict[str, int] = {}  # real path -> followed file id (one read per file)
+        self._vanished: set[str] = set()  # paths of deleted files: watched for a file created again
         self._held_order: list[int] = []  # file ids holding a descriptor, oldest first
         self._anchor_key: tuple | None = None
         self._anchor_desc: str | None = None
@@ -140,10 +243,7 @@ class LiveTail:
             if idx.closed:
                 continue
             self._by_path[_norm(f.path)] = f.file_id
-            try:
-                self._real_seen.add(os.path.realpath(f.path))
-            except OSError:
-                pass
+            self._by_real.setdefault(_real(f.path), f.file_id)
         for src in ws.sources:  # the files being written: the last of every chain
             if src.files:
                 self._hold(src.files[-1].file_id)
@@ -152,17 +252,18 @@ class LiveTail:
     # ------------------------------------------------------------ public
     @property
     def roots(self) -> list[str]:
-        return [r for r in self.ws.discovery.roots if os.path.isdir(r)]
+        return [r for r in self.scope.folders if os.path.isdir(r)]
 
     def known_paths(self) -> set[str]:
-        """Paths being followed (safe to call from another thread)."""
+        """Paths being followed, and paths whose file went away (watched for its return);
+        safe to call from another thread."""
         for _ in range(5):
             try:
-                return set(self._by_path)
+                return set(self._by_path) | set(self._vanished)
             except RuntimeError:  # resized by apply() on the tail thread meanwhile
                 continue
         with self._lock:
-            return set(self._by_path)
+            return set(self._by_path) | set(self._vanished)
 
     def sync(self) -> None:
         """Take the current diagnosis as the baseline for anchor-change reports."""
@@ -176,22 +277,35 @@ class LiveTail:
             self._held_order.clear()
 
     def poll(self) -> LiveUpdate:
-        """Re-stat every known file and the roots (a watcher-less fallback and for tests)."""
-        paths = set(self._by_path)
+        """Re-stat every known file and walk the followed folders (a watcher-less fallback, the
+        first batch after the index pass, and tests)."""
+        paths = set(self._by_path) | set(self._vanished) | self.scope.files
         for root in self.roots:
-            for dirpath, dirnames, filenames in os.walk(root):
-                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-                for fn in filenames:
-                    p = _norm(os.path.join(dirpath, fn))
-                    if p not in self._by_path and p not in self._ignored:
-                        paths.add(p)
+            for p in self.scope.walk(root):
+                if p not in self._by_path and p not in self._ignored:
+                    paths.add(p)
         return self.apply(paths)
 
-    def apply(self, paths: Iterable[str]) -> LiveUpdate:
+    def apply(self, paths: Iterable[str], diagnose: bool = True) -> LiveUpdate:
+        """Bring the workspace in step with what is on disk at these paths now. With
+        `diagnose=False` a due re-diagnosis is only marked (`needs_diagnosis`), for `rediagnose`."""
         with self._lock:
-            return self._apply({_norm(p) for p in paths})
+            upd = self._apply({_norm(p) for p in paths})
+        if upd.needs_diagnosis and diagnose:
+            self.rediagnose(upd)
+        return upd
 
     # ------------------------------------------------------------ the work
+    def _canonical(self, p: str) -> str:
+        """The path a file is followed by, for a path that reaches it another way (a folder
+        link, a named file's link target): the file is read once."""
+        if p in self._by_path:
+            return p
+        fid = self._by_real.get(_real(p))
+        if fid is None or self.ws.indexes[fid].closed:
+            return p
+        return _norm(self.ws.files[fid].path)
+
     def _apply(self, paths: set[str]) -> LiveUpdate:
         ws = self.ws
         upd = LiveUpdate()
@@ -199,16 +313,13 @@ class LiveTail:
         ranks_before = [(s.rank, s.device) for s in ws.sources]
         candidates: dict[str, os.stat_result] = {}
         prefer: dict[str, Source] = {}
+        paths = {self._canonical(p) for p in paths}
         # directories first: files created before the watch was set up are found by a walk
         for p in sorted(paths):
             st = _stat(p)
             if st is not None and stat_mod.S_ISDIR(st.st_mode):
-                for dirpath, dirnames, filenames in os.walk(p):
-                    dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-                    for fn in filenames:
-                        q = _norm(os.path.join(dirpath, fn))
-                        if q not in self._by_path:
-                            paths.add(q)
+                if self.scope.wanted(p, is_dir=True):
+                    paths.update(self._canonical(q) for q in self.scope.walk(p) if q not in self._by_path)
             elif st is None and p not in self._by_path:
                 # a folder that went away (CANN ages whole device-<id> folders): its files too
                 prefix = p + os.sep
@@ -218,7 +329,8 @@ class LiveTail:
             fid = self._by_path.get(p)
             st = _stat(p)
             if fid is None:
-                if st is not None and stat_mod.S_ISREG(st.st_mode) and p not in self._ignored:
+                if (st is not None and stat_mod.S_ISREG(st.st_mode) and p not in self._ignored
+                        and self.scope.wanted(p)):
                     candidates[p] = st
                 continue
             idx = ws.indexes[fid]
@@ -237,9 +349,7 @@ class LiveTail:
                 prefer[p] = src
                 continue
             if st.st_size < idx.indexed or not idx.still_intact():
-                self._retire(fid)
-                del self._by_path[p]
-                upd.truncated.append(fid)
+                self._truncated(fid, upd)
                 candidates[p] = st
                 prefer[p] = src
                 continue
@@ -266,8 +376,22 @@ class LiveTail:
             ws.resolve_ranks()
         ranks_changed = ranks_before != [(s.rank, s.device) for s in ws.sources[:len(ranks_before)]]
         if new_hits > 0 or upd.new_sources or ranks_changed or upd.truncated:
-            self._rediagnose(upd)
+            ws.invalidate()
+            upd.needs_diagnosis = True
         return upd
+
+    def _truncated(self, fid: int, upd: LiveUpdate) -> None:
+        """The file shrank (or was rewritten) under us: its old lines leave the workspace."""
+        ws = self.ws
+        idx = ws.indexes[fid]
+        errors = len({h.line for h in ws.scans[ws.source_of_file(fid).source_id].hits if h.file_id == fid})
+        upd.lost.append((ws.files[fid].display, idx.newlines, errors))
+        self._forget_real(fid)
+        ws.drop_file(fid)
+        if fid in self._held_order:
+            self._held_order.remove(fid)
+        del self._by_path[_norm(ws.files[fid].path)]
+        upd.truncated.append(fid)
 
     def _grow(self, fid: int, upd: LiveUpdate) -> None:
         if not self.ws.indexes[fid].held:
@@ -287,9 +411,15 @@ class LiveTail:
 
     def _close(self, fid: int) -> None:
         self.ws.close_file(fid)
+        self._forget_real(fid)
         p = _norm(self.ws.files[fid].path)
         if self._by_path.get(p) == fid:
             del self._by_path[p]
+            self._vanished.add(p)  # a file created again under this name is followed too
+
+    def _forget_real(self, fid: int) -> None:
+        for real in [r for r, f in self._by_real.items() if f == fid]:
+            del self._by_real[real]
 
     def _retire(self, fid: int) -> None:
         self.ws.retire_file(fid)
@@ -345,8 +475,12 @@ class LiveTail:
         old = _norm(self.ws.files[fid].path)
         if self._by_path.get(old) == fid:
             del self._by_path[old]
+            self._vanished.add(old)
+        self._forget_real(fid)
         self.ws.move_file(fid, path, self._display(path))
         self._by_path[path] = fid
+        self._by_real[_real(path)] = fid
+        self._vanished.discard(path)
         if fid in upd.closed_files:
             upd.closed_files.remove(fid)
         upd.renamed.append(fid)
@@ -364,13 +498,10 @@ class LiveTail:
         return best[1] + os.path.relpath(path, best[0]).replace(os.sep, "/")
 
     def _add_new(self, path: str, st: os.stat_result, prefer: Source | None, upd: LiveUpdate) -> None:
-        try:
-            real = os.path.realpath(path)
-        except OSError:
-            real = path
-        if real in self._real_seen and prefer is None:
-            self._ignored.add(path)  # a symlink to a file we already follow
-            return
+        real = _real(path)
+        same = self._by_real.get(real)
+        if same is not None and not self.ws.indexes[same].closed and prefer is None:
+            return  # another path to a file we follow (a link): read once, under its first name
         name = os.path.basename(path)
         if skip_reason(name) is not None:
             self._ignored.add(path)
@@ -391,7 +522,8 @@ class LiveTail:
         src = prefer if prefer is not None else self._source_for(path, cls, upd)
         self.ws.add_file(sf, src)
         self._by_path[path] = sf.file_id
-        self._real_seen.add(real)
+        self._by_real[real] = sf.file_id
+        self._vanished.discard(path)
         upd.new_files.append(sf.file_id)
         self._hold(sf.file_id)
         self._grow(sf.file_id, upd)
@@ -426,21 +558,64 @@ class LiveTail:
         desc = f"{where}:{ref.line + 1}" + (f" {code}" if code else "") + f" ({a.category}): {text}"
         return (ref.file_id, ref.line, a.text), desc
 
-    def _rediagnose(self, upd: LiveUpdate) -> None:
-        ws = self.ws
-        ws.invalidate()
-        try:
-            diag = ws.diagnose()
-        except Exception as exc:  # the engine must never take the tail down
-            upd.problems.append(f"diagnosis failed: {exc}")
-            return
-        upd.rediagnosed = True
-        upd.diagnosis = diag
-        key, desc = self._anchor_of(diag)
-        if key != self._anchor_key:
-            upd.anchor_changed = True
-            upd.old_anchor, upd.new_anchor = self._anchor_desc, desc
-            self._anchor_key, self._anchor_desc = key, desc
+    def rediagnose(self, upd: LiveUpdate | None = None) -> LiveUpdate:
+        """Diagnose what is indexed now and say whether the anchor moved. Runs on a copy of the
+        scan taken under the tail's lock, so `apply` keeps growing the panes meanwhile; one run
+        at a time (callers coalesce bursts into one run)."""
+        upd = upd if upd is not None else LiveUpdate()
+        with self._diag_lock:
+            with self._lock:
+                snap = _Snapshot.take(self.ws)
+            try:
+                diag = snap.diagnose(self.ws)
+            except Exception as exc:  # the engine must never take the tail down
+                upd.problems.append(f"diagnosis failed: {exc}")
+                return upd
+            with self._lock:
+                snap.give_ranks(self.ws)
+            upd.rediagnosed = True
+            upd.diagnosis = diag
+            key, desc = self._anchor_of(diag)
+            if key != self._anchor_key:
+                upd.anchor_changed = True
+                upd.old_anchor, upd.new_anchor = self._anchor_desc, desc
+                self._anchor_key, self._anchor_desc = key, desc
+        return upd
+
+
+@dataclass
+class _Snapshot:
+    """What a diagnosis reads, copied (lists, not lines): the tail may append while it runs."""
+
+    sources: list[Source]
+    scans: list
+    indexes: list
+    files: list[SourceFile]
+
+    @classmethod
+    def take(cls, ws: Workspace) -> "_Snapshot":
+        sources = [dataclasses.replace(s, files=list(s.files)) for s in ws.sources]
+        scans = [dataclasses.replace(sc, hits=list(sc.hits), rank_lines=list(sc.rank_lines),
+                                     enveloped_files=dict(sc.enveloped_files)) for sc in ws.scans]
+        return cls(sources, scans, list(ws.indexes), list(ws.files))
+
+    def diagnose(self, ws: Workspace) -> Diagnosis:
+        from npudiag_tui.core.diagnosis.engine import Inputs, build_all_events, diagnose
+        from npudiag_tui.core.ranks import resolve_ranks
+
+        events = build_all_events(self.sources, self.scans, self.indexes, ws.times)
+        resolve_ranks(self.sources, self.scans, events)  # CANN pids named with a rank
+        return diagnose(Inputs(self.sources, self.scans, self.indexes, self.files, lambda: ws.registry), events)
+
+    def give_ranks(self, ws: Workspace) -> None:
+        """Ranks the events named (only ever filled in, as `core.ranks` does) go to the sources."""
+        for real, copy in zip(ws.sources, self.sources):
+            if real.rank is None and copy.rank is not None:
+                real.rank = copy.rank
+            if real.device is None and copy.device is not None:
+                real.device = copy.device
+            if real.stream is not Stream.STDOUT:
+                real.label = source_label(real)
 
 
 def _stat(path: str) -> os.stat_result | None:

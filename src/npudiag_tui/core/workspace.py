@@ -436,6 +436,18 @@ class Workspace:
         scan = self.scans[self.source_of_file(file_id).source_id]
         self.indexes[file_id].retire((h.line, h.text) for h in scan.hits if h.file_id == file_id)
 
+    def drop_file(self, file_id: int) -> None:
+        """Truncated under us: the file's old lines are no longer on disk, so they leave its
+        chain (the panes), the scan and the time model (the diagnosis). The id stays valid: it
+        reads as retired for anything that still holds a reference to one of its lines."""
+        self.retire_file(file_id)
+        src = self.source_of_file(file_id)
+        src.files = [f for f in src.files if f.file_id != file_id]  # a new list: readers keep theirs
+        scan = self.scans[src.source_id]
+        scan.hits = [h for h in scan.hits if h.file_id != file_id]
+        self.times.forget(file_id)
+        self._diagnosis = None
+
     # ---------------------------------------------------------------- diagnosis
     @property
     def registry(self):

@@ -248,7 +248,11 @@ async def test_markup_and_escapes_render_literally(tree):
         assert "[bold red]not markup[/b]" in text
         assert "\x1b" not in text and "\u241b[2J" in text
         row = view.render_line(view.cursor - int(view.scroll_y)).text
-        assert "Evil:[bold red]not markup[/b]" in row
+        assert "Evil: [bold red]not markup[/b]" in row  # compact: function, then the message
+        await pilot.press("R")  # the raw line, as written
+        await pilot.pause()
+        row = view.render_line(view.cursor - int(view.scroll_y)).text
+        assert "1000 Evil:[bold red]not markup[/b]" in row
 
 
 async def test_usable_at_80x24(tree):

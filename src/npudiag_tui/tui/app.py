@@ -106,6 +106,8 @@ class NpuDiagApp(App[int]):
         Binding("r", "choose_ranks", "Ranks", id="choose_ranks", tooltip="choose the rank(s) shown"),
         Binding("m", "toggle_merged", "Merge", id="toggle_merged", tooltip="merged single timeline / split panes"),
         Binding("v", "toggle_layout", "Layout", id="toggle_layout", tooltip="panes side by side / stacked"),
+        Binding("R", "toggle_raw", "Raw", show=False, id="toggle_raw",
+                tooltip="raw lines as written / compact lines (time, level, module, message)"),
         Binding("p", "toggle_panel", "Panel", show=False, id="toggle_panel", tooltip="show / hide the side panel"),
         Binding("c", "focus_cascade", "Cascade list", show=False, id="focus_cascade",
                 tooltip="focus the cascade list (enter jumps)"),
@@ -154,6 +156,7 @@ class NpuDiagApp(App[int]):
         self._marks_scanned: dict[int, int] = {}
         self._level_marks: list[tuple[int, int, int]] = []
         self._last_view: LogView | None = None
+        self.raw_lines = False
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -1057,6 +1060,13 @@ class NpuDiagApp(App[int]):
         panes.set_class(not panes.has_class("-side"), "-side")
         for v in self.visible_views():
             self.call_after_refresh(v.scroll_cursor_visible, True)
+
+    def action_toggle_raw(self) -> None:
+        self.raw_lines = not self.raw_lines
+        for v in self.views() + [self.view("merged")]:
+            v.set_raw(self.raw_lines)
+        self.notify("raw lines, as written (R: compact)" if self.raw_lines
+                    else "compact lines: time, level, module, message (R: raw)", markup=False)
 
     def action_toggle_panel(self) -> None:
         side = self.query_one("#side")

@@ -12,8 +12,11 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Iterable
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.color import Color
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
@@ -25,6 +28,8 @@ from npudiag_tui.core.timeline import Timeline
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.index import UnreadableFile
 from npudiag_tui.tui.lines import sanitize
+from npudiag_tui.tui.widgets.compact import compact, compact_text, console_text
+from npudiag_tui.tui.widgets.palette import MIN_CONTRAST, contrast, readable, solid, text_style
 
 if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.workspace import Workspace
@@ -65,10 +70,15 @@ class LogView(ScrollView, can_focus=True):
         "log-view--warning",
         "log-view--debug",
         "log-view--anchor",
+        "log-view--anchor-cursor",
         "log-view--match",
         "log-view--gutter",
         "log-view--inherited",
+        "log-view--module",
+        "log-view--context",
     }
+    # Alpha is allowed here: LogView composites every component colour over its own background
+    # (widgets.palette) before use, because partial rich styles drop the alpha.
     DEFAULT_CSS = """
     LogView {
         background: $surface;
@@ -77,15 +87,18 @@ class LogView(ScrollView, can_focus=True):
         border-top: solid $panel-lighten-2;
         border-title-color: $text-muted;
         &:focus { border-top: solid $accent; border-title-color: $text; border-title-style: bold; }
-        & > .log-view--cursor { background: $accent 45%; }
-        & > .log-view--cursor-blur { background: $panel-lighten-1; }
+        & > .log-view--cursor { background: $foreground 12%; }
+        & > .log-view--cursor-blur { background: $foreground 6%; }
         & > .log-view--error { color: $error; }
         & > .log-view--warning { color: $warning; }
-        & > .log-view--debug { color: $text-muted; }
-        & > .log-view--anchor { background: $error 35%; text-style: bold; }
-        & > .log-view--match { background: $warning 70%; color: $background; }
-        & > .log-view--gutter { color: $text-muted; }
-        & > .log-view--inherited { color: $text-disabled; }
+        & > .log-view--debug { color: auto 62%; }
+        & > .log-view--anchor { background: $error 40%; color: $text; text-style: bold; }
+        & > .log-view--anchor-cursor { background: $error 60%; color: $text; text-style: bold; }
+        & > .log-view--match { background: $warning 85%; color: $background; }
+        & > .log-view--gutter { color: auto 70%; }
+        & > .log-view--inherited { color: auto 42%; }
+        & > .log-view--module { color: $secondary; }
+        & > .log-view--context { color: auto 62%; }
     }
     """
     BINDINGS = [
@@ -132,6 +145,10 @@ class LogView(ScrollView, can_focus=True):
         self._max_width = 120
         self.status = ""
         self.border_title = title
+        self.raw = False
+        self.show_pid = False
+        self._palette: dict[str, Style] = {}
+        self._fixes: dict[tuple[Any, Any], Style | None] = {}
 
     # ------------------------------------------------------------------ source
     @property
@@ -145,6 +162,8 @@ class LogView(ScrollView, can_focus=True):
         if keep and ref is None and self._want is not None:
             ref, when = self._want
         self.timeline = timeline
+        pids = {self.ws.source_of_file(f).pid for f in getattr(timeline, "file_ids", [])}
+        self.show_pid = len(pids) > 1 and not self.merged
         self.clear_caches()
         self._marks.clear()
         pos = 0
@@ -175,6 +194,8 @@ class LogView(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._palette.clear()
+        self._fixes.clear()
 
     def _update_title(self) -> None:
         extra = f" {self.status}" if self.status else ""
@@ -312,60 +333,168 @@ class LogView(ScrollView, can_focus=True):
         self.set_cursor(int(self.scroll_y) + offset.y, user=True)
 
     # ------------------------------------------------------------------ rendering
+    def set_raw(self, raw: bool) -> None:
+        """Show the lines as written (raw) or compact: time once, level tag, module, message."""
+        if raw != self.raw:
+            self.raw = raw
+            self._max_width = 120
+            self.clear_caches()
+            self.refresh_count()
+            self.call_after_refresh(self.scroll_cursor_visible, self._centered)
+
+    def _style(self, name: str) -> Style:
+        """The opaque rich Style of a component class (widgets.palette: alpha composited over
+        the pane background, a foreground too close to its background replaced)."""
+        got = self._palette.get(name)
+        if got is None:
+            base = self.background_colors[1]
+            fg = solid(self.styles.color, base)
+            cs = self.get_component_styles(name)
+            bg = solid(cs.background, base) if cs.has_rule("background") and cs.background.a > 0 else None
+            under = bg or base
+            color = solid(cs.color, under) if cs.has_rule("color") else None
+            if bg is not None:
+                color = readable(color or fg, bg)
+            elif color is not None:
+                color = readable(color, base, 1.6)
+            got = text_style(color, bg) + cs.text_style
+            self._palette[name] = got
+        return got
+
+    def _legible(self, segments: list[Segment], base_bg: Color, minimum: float) -> list[Segment]:
+        """Every segment with a foreground that would vanish on its background gets the
+        background's contrast text instead (log SGR colours, a hit on the cursor row)."""
+        out = []
+        for seg in segments:
+            style = seg.style
+            if style is not None and style.color is not None and seg.text.strip():
+                key = (style.color, style.bgcolor, minimum)
+                fix = self._fixes.get(key, 0)
+                if fix == 0:
+                    fix = self._fixes[key] = self._fix_for(style, base_bg, minimum)
+                if fix is not None:
+                    seg = Segment(seg.text, style + fix, seg.control)
+            out.append(seg)
+        return out
+
+    @staticmethod
+    def _fix_for(style: Style, base_bg: Color, minimum: float) -> Style | None:
+        bg = Color.from_rich_color(style.bgcolor) if style.bgcolor is not None and \
+            not style.bgcolor.is_default else base_bg
+        if style.color is None or style.color.is_default:
+            return None
+        fg = Color.from_rich_color(style.color)
+        if contrast(fg, bg) >= minimum:
+            return None
+        return Style(color=bg.get_contrast_text(1.0).rich_color)
+
     def _gutter_width(self) -> int:
-        return 1 + (5 if self.merged else 0) + 17
+        return 1 + (5 if self.merged else 0) + (17 if self.raw else 13)
 
     def _gutter(self, i: int, fid: int, anchor: bool) -> Text:
-        style_g = self.get_component_rich_style("log-view--gutter", partial=True)
-        parts = Text("!" if anchor else " ", style=self.get_component_rich_style("log-view--error", partial=True)
-                     if anchor else style_g, end="")
+        style_g = self._style("log-view--gutter")
+        parts = Text("!" if anchor else " ", style=self._style("log-view--error") if anchor else style_g, end="")
         if self.merged:
             src = self.ws.source_of_file(fid)
             rank = "" if src.rank is None else str(src.rank)
             parts.append(f"{_STREAM_TAG.get(src.stream, '?')}{rank:<3.3} ", style_g)
         # the one time of the line (core.timemodel); an estimated one is marked with a dim `~`
-        # (a Style on our own characters: log text never goes through markup)
+        # (a Style on our own characters: log text never goes through markup). Compact lines
+        # show milliseconds (the raw line keeps the full stamp).
         when = self.ws.times.line_time(fid, self.timeline.at(i)[1])
+        cells = 16 if self.raw else 12
         if when.us is None:
-            parts.append(" " * 17, style_g)
-        elif when.estimated:
-            dim = self.get_component_rich_style("log-view--inherited", partial=True)
-            parts.append("~", dim)
-            parts.append(_clock(when.us) + " ", dim)
+            parts.append(" " * (cells + 1), style_g)
         else:
-            parts.append(" " + _clock(when.us) + " ", style_g)
+            clock = _clock(when.us)[:cells]
+            if when.estimated:
+                dim = self._style("log-view--inherited")
+                parts.append("~", dim)
+                parts.append(clock + " ", dim)
+            else:
+                parts.append(" " + clock + " ", style_g)
         return parts
+
+    def _body(self, raw: str, stream: Stream, level: Level) -> Text:
+        """The line's text: compact (plog-like header cut to tag and module) unless raw."""
+        form = None if self.raw else compact(raw, stream)
+        if form is not None:
+            styles = {"ERROR": self._style("log-view--error"), "EXCEPTION": self._style("log-view--error"),
+                      "CRITICAL": self._style("log-view--error"), "WARNING": self._style("log-view--warning"),
+                      "DEBUG": self._style("log-view--debug"), "TRACE": self._style("log-view--debug"),
+                      "module": self._style("log-view--module"), "pid": self._style("log-view--gutter"),
+                      "context": self._style("log-view--context")}
+            for word, key in (("ERROR", "log-view--error"), ("EXCEPTION", "log-view--error"),
+                              ("CRITICAL", "log-view--error"), ("WARNING", "log-view--warning"),
+                              ("DEBUG", "log-view--debug"), ("TRACE", "log-view--debug")):
+                styles["message-" + word] = self._style(key)
+            return compact_text(form, self.show_pid, styles)
+        text = console_text(raw) if stream is Stream.STDOUT and not self.raw else \
+            Text(sanitize(raw), end="", no_wrap=True)
+        if level >= Level.ERROR:
+            text.stylize(self._style("log-view--error"))
+        elif level == Level.WARNING:
+            text.stylize(self._style("log-view--warning"))
+        elif Level.NONE < level <= Level.DEBUG:
+            text.stylize(self._style("log-view--debug"))
+        return text
+
+    def _text_of(self, i: int) -> tuple[Text, bool] | None:
+        ref = self.ref_at(i)
+        if ref is None:
+            return None
+        raw = self.text_at(i)
+        stream = self.ws.source_of_file(ref[0]).stream
+        text = self._body(raw, stream, line_level(raw, stream))
+        anchor = ref in self.anchor_refs
+        if anchor:
+            text.stylize(self._style("log-view--anchor"))
+        if self.search_re is not None:
+            text.highlight_regex(self.search_re, self._style("log-view--match"))
+        return text, anchor
 
     def _line_strip(self, i: int) -> Strip:
         cached = self._strips.get_item(i)
         if cached is not None:
             return cached
-        ref = self.ref_at(i)
-        if ref is None:
+        got = self._text_of(i)
+        if got is None:
             return Strip.blank(0)
-        raw = self.text_at(i)
-        text = Text(sanitize(raw), end="", no_wrap=True)
-        level = line_level(raw, self.ws.source_of_file(ref[0]).stream)
-        if level >= Level.ERROR:
-            text.stylize(self.get_component_rich_style("log-view--error", partial=True))
-        elif level == Level.WARNING:
-            text.stylize(self.get_component_rich_style("log-view--warning", partial=True))
-        elif Level.NONE < level <= Level.DEBUG:
-            text.stylize(self.get_component_rich_style("log-view--debug", partial=True))
-        anchor = ref in self.anchor_refs
-        if anchor:
-            text.stylize(self.get_component_rich_style("log-view--anchor", partial=True))
-        if self.search_re is not None:
-            text.highlight_regex(self.search_re, self.get_component_rich_style("log-view--match", partial=True))
+        text, anchor = got
         if text.cell_len > self._max_width:
             self._max_width = min(text.cell_len, 4000)
             self.call_after_refresh(self.refresh_count)
-        gutter = self._gutter(i, ref[0], anchor)
+        gutter = self._gutter(i, self.timeline.at(i)[0], anchor)
         console = self.app.console
         strip = Strip.join([Strip(list(gutter.render(console)), gutter.cell_len),
                             Strip(list(text.render(console)), text.cell_len)])
         self._strips.put(i, strip)
         return strip
+
+    def match_column(self, i: int) -> int | None:
+        """Cell column (in the body, before horizontal scroll) where the search matches line i."""
+        if self.search_re is None:
+            return None
+        got = self._text_of(i)
+        if got is None:
+            return None
+        plain = got[0].plain
+        m = self.search_re.search(plain)
+        if m is None:
+            return None
+        return Text(plain[: m.start()]).cell_len
+
+    def scroll_match_visible(self, i: int) -> None:
+        """Scroll sideways so the search match of line i is on screen (back to 0 when it
+        already fits without scrolling)."""
+        col = self.match_column(i)
+        room = max(self.scrollable_content_region.width - self._gutter_width(), 8)
+        if col is None or col < room - 8:
+            target = 0
+        else:
+            target = max(0, col - room // 3)
+        if target != int(self.scroll_x):
+            self.scroll_to(x=target, animate=False, immediate=True, force=True)
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -379,12 +508,22 @@ class LogView(ScrollView, can_focus=True):
         gutter = strip.crop(0, gw)
         body = strip.crop(gw + scroll_x, gw + scroll_x + max(width - gw, 0))
         line = Strip.join([gutter, body])
+        fill = base
+        minimum = 1.6  # a dimmed part (DEBUG, an estimated time) may recede, not vanish
+        ref = self.ref_at(i)
+        if ref is not None and ref in self.anchor_refs:
+            minimum = MIN_CONTRAST
         if i == self.cursor:
-            cls = "log-view--cursor" if self.has_focus else "log-view--cursor-blur"
-            cursor_style = self.get_component_rich_style(cls, partial=True)
-            line = line.apply_style(cursor_style)
-            return line.crop_extend(0, width, base + cursor_style)
-        return line.crop_extend(0, width, base)
+            minimum = MIN_CONTRAST
+            if ref is not None and ref in self.anchor_refs:
+                cursor_style = self._style("log-view--anchor-cursor")
+                line = Strip(Segment.apply_style(line, post_style=cursor_style), line.cell_length)
+            else:
+                cursor_style = self._style("log-view--cursor" if self.has_focus else "log-view--cursor-blur")
+                line = line.apply_style(cursor_style)
+            fill = base + cursor_style
+        line = Strip(self._legible(list(line), self.background_colors[1], minimum), line.cell_length)
+        return line.crop_extend(0, width, fill)
 
     def _sync_scrollbar(self) -> None:
         # a scroll done while the scrollbar was hidden (empty source) leaves its thumb stale

@@ -1,7 +1,7 @@
 """Command line: parse arguments, then either print a report or open the TUI.
 
 Textual is imported only when the TUI opens, so `--report` starts fast and works headless.
-Exit codes: 0 success (error found or not), 2 usage or unreadable input.
+Exit codes: 0 success (error found or not), 2 usage or unreadable input (HELP_EPILOG says so too).
 """
 
 from __future__ import annotations
@@ -21,10 +21,48 @@ def demo_path() -> str:
     return str(resources.files("npudiag_tui") / "demo")
 
 
+HELP_EPILOG = """\
+what it reads:
+  CANN host logs (plog), device logs and HCCL/HCCP lines under an ascend/log folder (at any
+  depth), the job's console output, single files and .tar.gz/.tgz/.zip bundles. Files that are
+  not CANN logs are read as console output. Input files are only read, never changed.
+
+examples:
+  npudiag-tui ~/ascend/log --stdout train.log
+      a job's log folder and its console output, in the interface (opens on the anchor)
+  npudiag-tui logs-from-a-bug-report.tar.gz --report markdown > diagnosis.md
+      a bundle attached to a bug report; paste diagnosis.md into the thread
+  npudiag-tui "$ASCEND_PROCESS_LOG_PATH" --report json > diagnosis.json
+      headless, for CI: the verdict as JSON (schema npudiag-report/1)
+
+exit codes:
+  0    the logs were read, whether or not an error was found
+  2    usage error, or no readable input: one line on stderr names the path and the reason
+  130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
+
+environment:
+  ASCEND_PROCESS_LOG_PATH  the default PATH (else $ASCEND_WORK_PATH/log, else ~/ascend/log)
+  ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME
+                           where an installed CANN's error_code.json is looked for
+  NO_COLOR                 no colour in --report text (colour is used only on a terminal)
+
+error-code registry:
+  Built in (every CANN code), then the error_code.json of an installed CANN (/usr/local/Ascend,
+  $ASCEND_TOOLKIT_HOME, $ASCEND_HOME_PATH), then each --registry FILE; the later one wins. A
+  registry file that cannot be used is one warning line on stderr (and in the JSON report's
+  problems); the run goes on with the rest and exits 0. Every report names the registry used.
+
+more:
+  README.md (keys, reports, many nodes) and docs/architecture.md (the CLI and JSON contracts)
+  in the source tree; --report json holds every line in full.
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="npudiag-tui",
-        description="Find the first causal error in Ascend NPU job logs (plog, device logs, console output).")
+        description="Find the first causal error in Ascend NPU job logs (plog, device logs, console output).",
+        epilog=HELP_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="log folders, files or .tar.gz/.tgz/.zip bundles "
                         "(default: $ASCEND_PROCESS_LOG_PATH, else ~/ascend/log)")

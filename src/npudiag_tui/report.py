@@ -1,13 +1,11 @@
-"""Render a Diagnosis as JSON (the contract in docs/architecture.md), Markdown or terminal text.
-
-Terminal text goes through rich only as `Text` objects, never markup strings, because log
-lines are data and may contain `[...]` or escape sequences.
+"""A Diagnosis as a report: the JSON contract (docs/architecture.md), and what the Markdown
+(report_markdown.py) and terminal (report_text.py) reports share: the printable report dict,
+the verdict line, the inputs summary, the registry sources, where a long line is cut.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import TYPE_CHECKING
 
@@ -51,12 +49,19 @@ def _place(path: str) -> dict:
     return {"path": utf8_safe(path)} if raw is None else {"path": utf8_safe(path), "path_bytes": raw.hex()}
 
 
+def cut_parts(text: str, line_bytes: int | None, limit: int) -> tuple[str, str | None]:
+    """(the line as a report prints it, at most `limit` characters; the note saying where it
+    was cut, or None)."""
+    if line_bytes is None and len(text) <= limit:
+        return text, None
+    total = line_bytes if line_bytes is not None else len(text.encode("utf-8", "replace"))
+    return f"{text[:limit]} …", f"[line cut: {total:,} bytes in all]"
+
+
 def cut_note(text: str, line_bytes: int | None, limit: int) -> str:
     """The line as a report prints it: at most `limit` characters, saying where it was cut."""
-    if line_bytes is None and len(text) <= limit:
-        return text
-    total = line_bytes if line_bytes is not None else len(text.encode("utf-8", "replace"))
-    return f"{text[:limit]} … [line cut: {total:,} bytes in all]"
+    shown, note = cut_parts(text, line_bytes, limit)
+    return shown if note is None else f"{shown} {note}"
 
 
 def to_dict(ws: "Workspace", diag: Diagnosis) -> dict:
@@ -113,11 +118,6 @@ def render_json(ws: "Workspace", diag: Diagnosis) -> str:
     return out.encode("utf-8", "backslashreplace").decode("utf-8") if _HAS_SURROGATE.search(out) else out
 
 
-def _clean(text: str) -> str:
-    """Log text, paths and messages as they may be printed (formats.text: visible escapes)."""
-    return visible(text)
-
-
 def _shown(value):
     """The report dict with every string made printable: text and markdown show paths, problem
     notices, registry messages filled from log text and anything added later, all of which can
@@ -131,6 +131,11 @@ def _shown(value):
     return value
 
 
+def report_dict(ws: "Workspace", diag: Diagnosis) -> dict:
+    """The JSON report's dict with every string printable: what text and Markdown render."""
+    return _shown(to_dict(ws, diag))
+
+
 MAX_SKIPPED_SHOWN = 20
 _HAS_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -139,7 +144,7 @@ def _line_total(d: dict) -> int:
     return sum(i["lines"] or 0 for i in d["inputs"])
 
 
-def _no_anchor(d: dict) -> str:
+def no_anchor_line(d: dict) -> str:
     """No anchor: either the logs hold no error, or there was no log line to look at (then
     "No error found" would claim the logs were checked)."""
     if _line_total(d):
@@ -148,7 +153,7 @@ def _no_anchor(d: dict) -> str:
     return f"No log line in the inputs: {n} file{'s' if n != 1 else ''} read, all empty; nothing was checked."
 
 
-def _skipped_lines(d: dict) -> list[str]:
+def skipped_lines(d: dict) -> list[str]:
     """What was skipped and why (already made printable), at most MAX_SKIPPED_SHOWN of them."""
     items = d["skipped"]
     out = [f"{s['path']}: {s['reason']}" for s in items[:MAX_SKIPPED_SHOWN]]
@@ -165,155 +170,58 @@ def low_confidence_line(diag: Diagnosis) -> str | None:
                    "check the candidates below.")
 
 
-def _code_span(text: str) -> str:
-    """Log text as a Markdown code span: data, never formatting (a backtick run inside is
-    fenced by a longer one)."""
-    longest = run = 0
-    for ch in text:
-        run = run + 1 if ch == "`" else 0
-        longest = max(longest, run)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+_CATEGORY_WORDS = {"stream_event": "Stream/event", "unknown": "Unclassified"}
+
+
+def verdict_title(d: dict, diag: Diagnosis) -> str:
+    """The verdict's first words: "Communication error", or what was found when nothing was."""
+    if d["anchor"] is None:
+        return "No error found" if _line_total(d) else "No log line in the inputs"
+    return _CATEGORY_WORDS.get(diag.category, diag.category.capitalize()) + " error"
+
+
+def verdict_line(d: dict, diag: Diagnosis) -> str:
+    """The verdict in one line: category, code, rank, confidence (what a report starts with)."""
+    a = d["anchor"]
+    if a is None:
+        return verdict_title(d, diag)
+    return (verdict_title(d, diag) + (f" {a['code']}" if a["code"] else "")
+            + (f" on rank {a['rank']}" if a["rank"] is not None else "") + f" ({a['confidence']} confidence)")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def inputs_summary(d: dict) -> str:
+    """Files, streams, ranks and lines read, with the counts of problems and skipped files."""
+    streams = sorted({i["stream"] for i in d["inputs"]})
+    ranks = sorted({i["rank"] for i in d["inputs"] if i["rank"] is not None})
+    bits = [_plural(len(d["inputs"]), "file") + (f" ({', '.join(streams)})" if streams else ""),
+            _plural(_line_total(d), "line")]
+    if ranks:
+        bits.append(f"ranks {ranks[0]}-{ranks[-1]}" if ranks == list(range(ranks[0], ranks[-1] + 1)) and len(ranks) > 1
+                    else "rank" + ("s " if len(ranks) > 1 else " ") + ", ".join(map(str, ranks[:16]))
+                    + (", …" if len(ranks) > 16 else ""))
+    if d["problems"]:
+        bits.append(_plural(len(d["problems"]), "problem"))
+    if d["skipped"]:
+        bits.append(f"{len(d['skipped']):,} skipped")
+    return ", ".join(bits)
+
+
+def registry_sources(ws: "Workspace") -> list[str]:
+    """Where registry answers come from: the built-in table, then each file merged over it."""
+    return ["built-in", *(visible(utf8_safe(f)) for f in ws.registry.files)]
 
 
 def render_markdown(ws: "Workspace", diag: Diagnosis) -> str:
-    d = _shown(to_dict(ws, diag))
-    low = low_confidence_line(diag)
-    out = ([f"**{low}**", ""] if low else []) + ["# npudiag-tui diagnosis", ""]
-    a = d["anchor"]
-    if a is None:
-        out += [_no_anchor(d), ""]
-    else:
-        out += [f"**Category:** {diag.category}", "", f"**Summary:** {_clean(diag.summary)}", "",
-                "## First causal error", "",
-                f"`{a['path']}:{a['line']}` ({a['stream']}, time {a['time'] or 'unknown'}, "
-                f"rank {a['rank'] if a['rank'] is not None else 'unknown'})", "", "```", cut_note(_clean(a["text"]), a["line_bytes"], MAX_SHOWN_LINE_CHARS), "```", "",
-                "## Why this line", "", f"{a['why']}.", "",
-                f"**Confidence:** {a['confidence']} ({a['confidence_reason']})", ""]
-        if d["candidates"]:
-            out += ["## Candidates that lost", "", "| why not | where | line |", "|---|---|---|"]
-            for c in d["candidates"]:
-                where = _code_span(f"{c['path']}:{c['line']}")
-                text = _code_span(c["text"][:160]).replace("|", "\\|")
-                out.append(f"| {c['why_not']} | {where} | {text} |")
-            out.append("")
-    g = d["guidance"]
-    if g:
-        out += ["## Registry", "", f"- **Code:** {g['code']} ({g.get('family') or ''} / {g.get('title') or ''})",
-                f"- **Message:** {_clean(str(g.get('message') or ''))}"]
-        if g.get("possible_cause"):
-            out.append(f"- **Possible cause:** {g['possible_cause']}")
-        if g.get("solution"):
-            out.append(f"- **Solution:** {g['solution']}")
-        out += [f"- **Registry:** {g.get('registry')}", ""]
-    if d["root_cause"]:
-        out += ["## Most likely root cause", "", _clean(d["root_cause"]), ""]
-    if d["evidence"]:
-        out += ["## Evidence", ""] + [f"- {_clean(e)}" for e in d["evidence"]] + [""]
-    if d["next_actions"]:
-        out += ["## Next minimal action", ""]
-        for n in d["next_actions"]:
-            env = " ".join(f"{k}={v}" for k, v in n["env"].items())
-            out.append(f"1. {n['action']}" + (f" (`{env}`)" if env else "") + f": {n['why']}")
-        out.append("")
-    if d["missing"]:
-        out += ["## Missing evidence", ""] + [f"- {m}" for m in d["missing"]] + [""]
-    if d["ranks"]:
-        out += ["## Ranks", "", "| rank | first error | role |", "|---|---|---|"]
-        out += [f"| {r['rank']} | {r['first_error_time'] or '-'} | {r['role']} |" for r in d["ranks"]] + [""]
-    if d["cascade"]:
-        out += [f"## Cascade ({len(diag.cascade)} secondary lines)", "", "| relation | where | line |", "|---|---|---|"]
-        for c in d["cascade"][:40]:
-            txt = _clean(c["text"]).replace("|", "\\|")[:160]
-            out.append(f"| {c['relation']} | `{c['path']}:{c['line']}` | {txt} |")
-        out.append("")
-    if d["problems"]:
-        out += ["## Input problems", ""] + [f"- {_clean(p)}" for p in d["problems"]] + [""]
-    if d["skipped"]:
-        out += ["## Skipped (not read)", ""] + [f"- {line}" for line in _skipped_lines(d)] + [""]
-    return "\n".join(out)
+    from npudiag_tui.report_markdown import render_markdown as render
+
+    return render(ws, diag)
 
 
-def render_text(ws: "Workspace", diag: Diagnosis, color: bool | None = None) -> str:
-    """Terminal text; colour only on a TTY and never when NO_COLOR is set."""
-    from io import StringIO
+def render_text(ws: "Workspace", diag: Diagnosis, color: bool | None = None, width: int | None = None) -> str:
+    from npudiag_tui.report_text import render_text as render
 
-    from rich.console import Console
-    from rich.text import Text
-
-    if color is None:
-        color = os.isatty(1) and not os.environ.get("NO_COLOR")
-    buf = StringIO()
-    con = Console(file=buf, force_terminal=color, no_color=not color, width=120, highlight=False,
-                  color_system="standard" if color else None)
-    d = _shown(to_dict(ws, diag))
-
-    def head(title: str) -> None:
-        con.print(Text(title, style="bold underline"))
-
-    a = d["anchor"]
-    low = low_confidence_line(diag)
-    if low:
-        con.print(Text(low, style="bold yellow"))
-    if a is None:
-        con.print(Text(_no_anchor(d), style="green" if _line_total(d) else "yellow"))
-    else:
-        head("First causal error")
-        con.print(Text.assemble(("category ", "dim"), (diag.category, "bold magenta"),
-                                ("  code ", "dim"), (str(a["code"] or "-"), "bold"),
-                                ("  rank ", "dim"), (str(a["rank"] if a["rank"] is not None else "-"), "bold")))
-        con.print(Text(f"{a['path']}:{a['line']}  {a['time'] or ''}", style="cyan"))
-        con.print(Text(cut_note(_clean(a["text"]), a["line_bytes"], MAX_SHOWN_LINE_CHARS), style="bold red"))
-        con.print(Text(_clean(diag.summary)))
-        head("\nWhy this line")
-        con.print(Text(a["why"] + "."))
-        con.print(Text.assemble(("confidence ", "dim"), (str(a["confidence"]), "bold"),
-                                (f"  ({a['confidence_reason']})", "dim")))
-        if d["candidates"]:
-            head("\nCandidates that lost")
-            for c in d["candidates"]:
-                con.print(Text.assemble(("  " + c["why_not"], "yellow"), (f"  {c['path']}:{c['line']}", "cyan")))
-                con.print(Text("    " + c["text"][:110]))
-    g = d["guidance"]
-    if g:
-        head("\nRegistry")
-        con.print(Text(f"{g['code']}  {g.get('family') or ''} / {g.get('title') or ''}  ({g.get('registry')})"))
-        if g.get("possible_cause"):
-            con.print(Text("possible cause: " + str(g["possible_cause"])))
-        if g.get("solution"):
-            con.print(Text("solution: " + str(g["solution"])))
-    if d["root_cause"]:
-        head("\nMost likely root cause")
-        con.print(Text(_clean(d["root_cause"])))
-    if d["evidence"]:
-        head("\nEvidence")
-        for e in d["evidence"]:
-            con.print(Text("- " + _clean(e)))
-    if d["next_actions"]:
-        head("\nNext minimal action")
-        for i, n in enumerate(d["next_actions"], 1):
-            env = " ".join(f"{k}={v}" for k, v in n["env"].items())
-            con.print(Text.assemble((f"{i}. ", "bold"), (n["action"], "bold green"),
-                                    (f"  [{env}]" if env else "", "yellow")))
-            con.print(Text("   " + n["why"], style="dim"))
-    if d["missing"]:
-        head("\nMissing evidence")
-        for m in d["missing"]:
-            con.print(Text("- " + m))
-    if d["ranks"]:
-        head("\nRanks")
-        con.print(Text("  ".join(f"{r['rank']}:{r['role']}" for r in d["ranks"])))
-    if d["cascade"]:
-        head(f"\nCascade ({len(diag.cascade)} secondary lines, first 15)")
-        for c in d["cascade"][:15]:
-            con.print(Text(f"  {c['relation']:<15} {c['path']}:{c['line']}  {_clean(c['text'])[:100]}"))
-    if d["problems"]:
-        head("\nInput problems")
-        for p in d["problems"]:
-            con.print(Text("- " + _clean(p), style="yellow"))
-    if d["skipped"]:
-        head("\nSkipped (not read)")
-        for line in _skipped_lines(d):
-            con.print(Text("- " + line, style="dim"))
-    return buf.getvalue()
+    return render(ws, diag, color=color, width=width)

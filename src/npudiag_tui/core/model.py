@@ -254,6 +254,9 @@ class Diagnosis:
     guidance: dict[str, object] | None = None
     root_cause: str = ""
     evidence: list[str] = field(default_factory=list)
+    # each evidence sentence as parts, "".join(parts) == the sentence: odd parts quote the logs
+    # (a place, a log line), even parts are prose, so a report can show quotes as data
+    evidence_parts: list[tuple[str, ...]] = field(default_factory=list)
     next_actions: list[NextAction] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     ranks: list[RankRole] = field(default_factory=list)

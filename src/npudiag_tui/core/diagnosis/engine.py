@@ -403,24 +403,24 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
         cause += f" Registry: {guidance['possible_cause']}"
     diag.root_cause = cause.strip()
     # evidence: the anchor, the strongest secondary lines, cross-rank facts
-    diag.evidence.append(f"Anchor ({anchor.category}): {_describe(anchor, ws)}: {what}")
+    _add_evidence(diag, f"Anchor ({anchor.category}): ", _describe(anchor, ws), ": ", what)
     victims = [r for r in diag.ranks if r.role == "victim"]
     if victims:
-        diag.evidence.append(f"{len(victims)} rank(s) only fail after the anchor or time out (victims): "
-                             + ", ".join(str(r.rank) for r in victims[:16]))
+        _add_evidence(diag, f"{len(victims)} rank(s) only fail after the anchor or time out (victims): "
+                      + ", ".join(str(r.rank) for r in victims[:16]))
     by_rel: dict[str, int] = {}
     for ev in cascade:
         if ev.secondary:
             by_rel[ev.secondary] = by_rel.get(ev.secondary, 0) + 1
     if by_rel:
-        diag.evidence.append("Secondary lines: " + ", ".join(f"{n} {rel}" for rel, n in sorted(by_rel.items())))
+        _add_evidence(diag, "Secondary lines: " + ", ".join(f"{n} {rel}" for rel, n in sorted(by_rel.items())))
     for ev in [e for e in cascade if e.secondary in ("wrapper", "timeout_victim", "sync_failure")][:3]:
-        diag.evidence.append(f"{ev.secondary}: {_describe(ev, ws)}: {clean(ev.text).strip()[:140]}")
+        _add_evidence(diag, f"{ev.secondary}: ", _describe(ev, ws), ": ", clean(ev.text).strip()[:140])
     if anchor.time is not None:
         later = [e for e in cascade if e.time is not None and e.time > anchor.time and e.secondary]
         if later:
             gap = (later[-1].time - anchor.time) / US  # type: ignore[operator]
-            diag.evidence.append(f"The cascade spans {gap:.3f} s after the anchor.")
+            _add_evidence(diag, f"The cascade spans {gap:.3f} s after the anchor.")
     situation = Situation(
         category=anchor.category, code=anchor.code, text=anchor.text, streams=streams,  # type: ignore[arg-type]
         rank_count=len(rank_set), root_rank=anchor.rank, timeouts_only=anchor.kind == "timeout",
@@ -431,12 +431,19 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     suspect = anchor.suspect_rank
     if suspect is not None and suspect != anchor.rank:
         quiet = not any(e.rank == suspect and e.kind.tier <= 1 for e in events)
-        diag.evidence.append(f"The timeouts point at rank {suspect}" +
-                             (", which logged no error of its own (it stopped or never connected)." if quiet else "."))
+        _add_evidence(diag, f"The timeouts point at rank {suspect}" +
+                      (", which logged no error of its own (it stopped or never connected)." if quiet else "."))
         diag.missing.insert(0, f"Rank {suspect}'s own logs around {format_us(anchor.time) or 'the failure'}: its plog "
                             f"(and console) show why it did not answer; collect them with ASCEND_GLOBAL_LOG_LEVEL=1.")
     _explain(diag)
     return diag
+
+
+def _add_evidence(diag: Diagnosis, *parts: str) -> None:
+    """One evidence sentence; its odd `parts` quote the logs (a place, a log line), so that a
+    Markdown report can show them as code and only the rest as prose."""
+    diag.evidence.append("".join(parts))
+    diag.evidence_parts.append(parts)
 
 
 def _explain(diag: Diagnosis) -> None:

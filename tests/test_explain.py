@@ -159,7 +159,7 @@ def test_json_contract_why_confidence_candidates(scenario: Path, capsys):
     assert isinstance(anchor["why"], str) and anchor["why"]
     assert anchor["confidence"] in ("high", "medium", "low")
     assert isinstance(report["candidates"], list) and len(report["candidates"]) <= 5
-    keys = {"stream", "path", "line", "time", "rank", "text", "why_not"}
+    keys = {"stream", "path", "line", "time", "rank", "text", "line_bytes", "why_not"}  # + path_bytes: odd names
     seen = set()
     for c in report["candidates"]:
         assert set(c) == keys and c["why_not"]

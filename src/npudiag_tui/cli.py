@@ -23,13 +23,14 @@ def demo_path() -> str:
 
 HELP_EPILOG = """\
 what it reads:
-  CANN host logs (plog), device logs and HCCL/HCCP lines under an ascend/log folder (at any
-  depth), the job's console output, single files and .tar.gz/.tgz/.zip bundles. Files that are
-  not CANN logs are read as console output. Input files are only read, never changed.
+  CANN host logs (plog), device logs and HCCL/HCCP lines under an ascend/log
+  folder (at any depth), the job's console output, single files, and
+  .tar.gz/.tgz/.zip bundles. Files that are not CANN logs are read as console
+  output. Input files are only read, never changed.
 
 examples:
   npudiag-tui ~/ascend/log --stdout train.log
-      a job's log folder and its console output, in the interface (opens on the anchor)
+      a job's log folder and its console output, in the interface
   npudiag-tui logs-from-a-bug-report.tar.gz --report markdown > diagnosis.md
       a bundle attached to a bug report; paste diagnosis.md into the thread
   npudiag-tui "$ASCEND_PROCESS_LOG_PATH" --report json > diagnosis.json
@@ -37,24 +38,28 @@ examples:
 
 exit codes:
   0    the logs were read, whether or not an error was found
-  2    usage error, or no readable input: one line on stderr names the path and the reason
+  2    usage error, or no readable input: one line on stderr names the path
+       and the reason
   130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
 
 environment:
-  ASCEND_PROCESS_LOG_PATH  the default PATH (else $ASCEND_WORK_PATH/log, else ~/ascend/log)
+  ASCEND_PROCESS_LOG_PATH  the default PATH (else $ASCEND_WORK_PATH/log,
+                           else ~/ascend/log)
   ASCEND_HOME_PATH, ASCEND_TOOLKIT_HOME
-                           where an installed CANN's error_code.json is looked for
-  NO_COLOR                 no colour in --report text (colour is used only on a terminal)
+                           where an installed CANN's error_code.json is found
+  NO_COLOR                 no colour in --report text (colour is used only on
+                           a terminal)
 
 error-code registry:
-  Built in (every CANN code), then the error_code.json of an installed CANN (/usr/local/Ascend,
-  $ASCEND_TOOLKIT_HOME, $ASCEND_HOME_PATH), then each --registry FILE; the later one wins. A
-  registry file that cannot be used is one warning line on stderr (and in the JSON report's
-  problems); the run goes on with the rest and exits 0. Every report names the registry used.
+  Built in (every CANN code), then an installed CANN's error_code.json
+  (/usr/local/Ascend, $ASCEND_TOOLKIT_HOME, $ASCEND_HOME_PATH), then each
+  --registry FILE; the later one wins. A registry file that cannot be used is
+  one warning line on stderr (and in the JSON report's problems); the run goes
+  on with the rest and exits 0. Every report names the registry it used.
 
 more:
-  README.md (keys, reports, many nodes) and docs/architecture.md (the CLI and JSON contracts)
-  in the source tree; --report json holds every line in full.
+  README.md (keys, reports, many nodes) and docs/architecture.md (the CLI and
+  JSON contracts) in the source tree; --report json holds every line in full.
 """
 
 

@@ -50,8 +50,8 @@ def code_span(text: str, table: bool = False) -> str:
 
     `table=True` when the span sits in a table cell (its pipes are escaped for the row)."""
     text = _one_line(text)
-    if not text:
-        return "` `"
+    if not text.strip(" "):  # renderers disagree on a span of spaces only: show them, as ␠
+        return f"`{chr(0x2420) * len(text) or chr(0x2420)}`"
     fence = "`" * (_longest_run(text) + 1)
     pad = " " if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " ") else ""
     out = f"{fence}{pad}{text}{pad}{fence}"

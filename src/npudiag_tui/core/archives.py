@@ -119,8 +119,16 @@ def reason(exc: BaseException) -> str:
     """One line for an exception: the OS's words for OSError, the message otherwise."""
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower() if exc.strerror[:1].isupper() and exc.strerror[1:2].islower() else exc.strerror
-    text = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-    return text[:200]
+    lines = str(exc).splitlines()
+    text = lines[0] if lines else exc.__class__.__name__
+    if text.endswith(":") and len(lines) > 1:
+        # tarfile's "could not be opened successfully:" lists why each compression failed below
+        # it: the reasons are the useful part, so they join the line instead of being dropped
+        text += " " + "; ".join(_METHOD.sub(r"\1: \2", ln.strip("- ")) for ln in lines[1:] if ln.strip())
+    return text[:300]
+
+
+_METHOD = re.compile(r"^method (\w+): \w+\('?(.*?)'?\)$")
 
 
 class _Writer:

@@ -145,3 +145,50 @@ def test_cancelling_the_parallel_pass_ends_the_workers(monkeypatch):
     while not all(_ended(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert all(_ended(pid) for pid in pids)
+
+
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    """A report killed by a timeout or the OOM killer (SIGKILL: no clean-up runs) must not leave
+    its index workers asleep on the pool's queue."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import pytest
+
+    if not os.path.exists("/proc/self/task"):
+        pytest.skip("needs /proc to see the worker processes")
+    script = (
+        "import sys, time\n"
+        "from npudiag_tui.core import workspace\n"
+        "from npudiag_tui.core.workspace import Workspace\n"
+        "workspace.PARALLEL_MIN_BYTES = 0\n"
+        "workspace._workers = lambda: 2\n"
+        "def slow(job, progress=None):\n"
+        "    time.sleep(120)\n"
+        "workspace._index_file = slow\n"
+        "ws = Workspace.open([sys.argv[1]])\n"
+        "assert ws.start_index()\n"
+        "print('started', flush=True)\n"
+        "time.sleep(120)\n")
+    child = subprocess.Popen([sys.executable, "-c", script, str(FIXTURE)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "started"
+        deadline = time.monotonic() + 20
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline:
+            with open(f"/proc/{child.pid}/task/{child.pid}/children") as fh:
+                workers = {int(p) for p in fh.read().split()}
+            time.sleep(0.02)
+        assert len(workers) >= 2, "the pool never started its workers"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=20)
+        deadline = time.monotonic() + 20
+        while not all(_ended(p) for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(_ended(p) for p in workers), f"workers {workers} outlived their parent"
+    finally:
+        if child.poll() is None:
+            child.kill()

@@ -39,6 +39,25 @@ class _FileResult(NamedTuple):
 _progress_slots: Any = None  # per worker process: shared byte counters, one slot per batch
 
 
+def _die_with_parent() -> None:
+    """A worker ends when the process that started it does, however that ends: a parent killed
+    with SIGKILL (a timeout, the OOM killer) otherwise leaves its workers asleep on the queue."""
+    import ctypes
+    import os
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the call above: nothing will signal us
+        os._exit(0)
+
+
 def _init_worker(slots: Any, pids: Any) -> None:
     """Runs once in every worker process: keep the progress counters, and tell the parent this
     process's pid (so a cancelled pass can end it)."""
@@ -46,6 +65,7 @@ def _init_worker(slots: Any, pids: Any) -> None:
 
     global _progress_slots
     _progress_slots = slots
+    _die_with_parent()
     with pids.get_lock():
         for k in range(len(pids)):
             if pids[k] == 0:

@@ -31,7 +31,7 @@ import tempfile
 import time
 
 HEAD = "RuntimeError: NPU function error: aclnnMatmul, error code is 161002 "
-FILLERS = {"x(": "x(", "ab(": "ab(", "a:": "a:", "word": "a", "space": " ", "a.": "a.", "_": "_",
+FILLERS = {"[FUNC:": "[FUNC:", "x(": "x(", "ab(": "ab(", "a:": "a:", "word": "a", "space": " ", "a.": "a.", "_": "_",
            "[1": "[1", "key=": "k=v, ", "Warning: ": "Warning: ", "task_id": "task_id=1 "}
 
 

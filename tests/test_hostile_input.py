@@ -255,7 +255,7 @@ def test_interrupt_during_extraction_leaves_no_temp_folder(tmp_path, sig):
 
 
 # --------------------------------------------------------------------------- long lines
-@pytest.mark.parametrize("filler", ["x(", "a:", "[1", "ab("])
+@pytest.mark.parametrize("filler", ["x(", "a:", "[1", "ab(", "[FUNC:"])
 def test_error_on_a_long_line_is_still_found(tmp_path, capsys, filler):
     """The patterns that backtracked on such lines (35 s for 64 KB) are bounded; the error at the
     start of a 256 KB line is still the anchor (bench/run_long_line.py proves the time linear)."""

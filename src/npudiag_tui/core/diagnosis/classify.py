@@ -71,7 +71,7 @@ _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
-_SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]*\]")
+_SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]{0,256}\]")
 # `{0,256}`: an unbounded `[^\]\s]*` re-scanned the rest of a `[1[1[1…` line from every `[`
 _KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]{0,256}\]")  # a reason is the message
 

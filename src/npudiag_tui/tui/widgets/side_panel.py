@@ -17,8 +17,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from npudiag_tui.core.formats.timestamps import format_us
-from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent
+from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent, Stream
 from npudiag_tui.tui.lines import sanitize
+from npudiag_tui.tui.widgets.compact import compact
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -37,14 +38,58 @@ def _event_label(ev: ErrorEvent, anchor: bool = False) -> Text:
     head.append(f"{stream}{'' if rank is None else f' r{rank}'} ", "bold")
     head.append(f"[{rel}]", "bold red" if anchor else "yellow")
     head.append("\n")
-    head.append(_short(ev.detail or ev.text, 110))
+    head.append(_short(message_of(ev.detail or ev.text), 110))
     return head
 
 
-# "[ERROR] RUNTIME(2000,python):2026-01-01-10:00:06.000.000 [task.cc:77]2000 " -> "RUNTIME: ": the
-# candidate list is narrow, and the time and rank are shown beside it already
-_PLOG_HEAD = re.compile(r"^\[[A-Z]+\] ([A-Z][A-Z0-9_]*)\([^)]*\):\S+\s*(?:\[[^\]]*\]\s*(?:\d+\s+)?)?")
+
+_QUOTED_HEAD = re.compile(r"\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE|CRITICAL|EXCEPTION)\] [A-Z]")
+
+
+def _summary_message(summary: str) -> str:
+    """A summary that quotes a plog line ("First causal error X on rank 2: [ERROR] HCCP(...)")
+    with the quoted header cut to `MODULE: message`."""
+    m = _QUOTED_HEAD.search(summary)
+    return summary if m is None else summary[: m.start()] + message_of(summary[m.start():])
+
+
+def message_of(text: str) -> str:
+    """`MODULE: message` for a plog-like line, the text itself otherwise: the lists are narrow
+    and show the time and rank beside it already, so the header is cut, not the message."""
+    form = compact(text, Stream.PLOG)
+    if form is None:
+        return text
+    context = f"{form.context} " if form.context else ""
+    return f"{form.module}: {context}{form.message}"
 _CONFIDENCE_STYLE = {"high": "bold green", "medium": "bold yellow", "low": "bold red"}
+
+
+def anchor_code(diagnosis: Diagnosis) -> str | None:
+    """The code the verdict names: the registry entry's, else the anchor's first code."""
+    code = (diagnosis.guidance or {}).get("code")
+    if code:
+        return str(code)
+    anchor = diagnosis.anchor
+    return anchor.codes[0] if anchor is not None and anchor.codes else None
+
+
+def verdict_text(diagnosis: Diagnosis) -> Text:
+    """One line: category, code, rank, confidence (no error: says so)."""
+    t = Text()
+    anchor = diagnosis.anchor
+    if anchor is None:
+        t.append("No error found in the logs read", "bold green")
+        return t
+    t.append(sanitize(diagnosis.category), "bold magenta")
+    code = anchor_code(diagnosis)
+    if code:
+        t.append(" " + sanitize(code), "bold cyan")
+    if anchor.rank is not None:
+        t.append(f" rank {anchor.rank}", "bold")
+    if diagnosis.confidence:
+        t.append(" ")
+        t.append(diagnosis.confidence, _CONFIDENCE_STYLE.get(diagnosis.confidence, "bold"))
+    return t
 
 
 class SidePanel(VerticalScroll):
@@ -86,6 +131,9 @@ class SidePanel(VerticalScroll):
         self.query_one("#diag-head", Static).update(Text(message, style="bold"))
 
     def show(self, diagnosis: Diagnosis | None, error: str | None = None) -> None:
+        """Verdict first (#11): the one-line verdict, next action, root cause and evidence are
+        at the top, where an 80x24 panel shows them without scrolling; then why and how sure,
+        the registry text, the candidates and the cascade; missing evidence and ranks last."""
         head = self.query_one("#diag-head", Static)
         body = self.query_one("#diag-body", Static)
         options = self.query_one("#cascade", OptionList)
@@ -96,16 +144,29 @@ class SidePanel(VerticalScroll):
             body.update(Text(""))
             return
         anchor = diagnosis.anchor
-        t = Text()
-        if anchor is None:
-            t.append("No error found in the inputs.\n", "bold green")
-        t.append("Category: ", "bold")
-        t.append(f"{diagnosis.category}\n", "bold magenta")
+        t = verdict_text(diagnosis)
+        t.append("\n")
         if diagnosis.summary:
-            t.append(_short(diagnosis.summary, 220) + "\n")
+            t.append(_short(_summary_message(diagnosis.summary), 220) + "\n")
+        if diagnosis.next_actions:
+            t.append("\nNext action\n", "bold underline")
+            for k, act in enumerate(diagnosis.next_actions[:4], 1):
+                t.append(f"{k}. ", "bold green")
+                t.append(_short(act.action, 300) + "\n", "green")
+                for name, value in (act.env or {}).items():
+                    t.append(f"   {sanitize(str(name))}={sanitize(str(value))}\n", "cyan")
+                if act.why:
+                    t.append("   " + _short(act.why, 300) + "\n", "dim")
+        if diagnosis.root_cause:
+            t.append("\nRoot cause\n", "bold underline")
+            t.append(_short(diagnosis.root_cause, 600) + "\n")
+        if diagnosis.evidence:
+            t.append("\nEvidence\n", "bold underline")
+            for item in diagnosis.evidence[:12]:
+                t.append("- " + _short(str(item), 300) + "\n")
         confidence = diagnosis.confidence
         if anchor is not None and confidence:
-            t.append("Confidence: ", "bold")
+            t.append("\nConfidence: ", "bold")
             t.append(confidence, _CONFIDENCE_STYLE.get(confidence, "bold"))
             reason = diagnosis.confidence_reason
             if reason:
@@ -119,10 +180,10 @@ class SidePanel(VerticalScroll):
         if guidance:
             t.append("\nRegistry ", "bold underline")
             code = guidance.get("code")
-            t.append(f"{code or ''}", "bold cyan")
+            t.append(f"{sanitize(str(code or ''))}", "bold cyan")
             fam = guidance.get("family")
             if fam:
-                t.append(f"  {fam}", "dim")
+                t.append(f"  {sanitize(str(fam))}", "dim")
             t.append("\n")
             for key, label in (("title", "Title"), ("message", "Message"),
                                ("possible_cause", "Possible cause"), ("solution", "Solution")):
@@ -152,23 +213,6 @@ class SidePanel(VerticalScroll):
             options.add_option(Option(Text("(none)", style="dim"), disabled=True))
 
         b = Text()
-        t2 = b
-        if diagnosis.root_cause:
-            t2.append("\nRoot cause\n", "bold underline")
-            t2.append(_short(diagnosis.root_cause, 600) + "\n")
-        if diagnosis.next_actions:
-            t2.append("\nNext action\n", "bold underline")
-            for k, act in enumerate(diagnosis.next_actions[:4], 1):
-                t2.append(f"{k}. ", "bold green")
-                t2.append(_short(act.action, 300) + "\n", "green")
-                for name, value in (act.env or {}).items():
-                    t2.append(f"   {name}={value}\n", "cyan")
-                if act.why:
-                    t2.append("   " + _short(act.why, 300) + "\n", "dim")
-        if diagnosis.evidence:
-            b.append("\nEvidence\n", "bold underline")
-            for item in diagnosis.evidence[:12]:
-                b.append("- " + _short(str(item), 300) + "\n")
         if diagnosis.missing:
             b.append("\nMissing evidence\n", "bold underline")
             for item in diagnosis.missing[:8]:
@@ -193,7 +237,7 @@ class SidePanel(VerticalScroll):
                 rank = ev.rank
                 t.append(f"   {stamp[11:23] if stamp else '--:--:--.---'} ", "dim")
                 t.append(f"{ev.stream.value}{'' if rank is None else f' r{rank}'} ", "bold")
-                t.append(_short(_PLOG_HEAD.sub(r"\1: ", ev.detail or ev.text), 90) + "\n")
+                t.append(_short(message_of(ev.detail or ev.text), 90) + "\n")
         t.append("\nCascade (enter jumps)", "bold underline")
         self.query_one("#candidates", Static).update(t)
 

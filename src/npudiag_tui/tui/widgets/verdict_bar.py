@@ -1,0 +1,62 @@
+"""Verdict bar: the anchor's category, code, rank and the next action, above the panes.
+
+Why: at 80x24 the side panel is hidden (the panes need the width), and before this bar nothing
+on screen said what the tool concluded or how to see it. The bar shows only when the panel is
+hidden or the terminal is short, and names the key that opens the panel.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from npudiag_tui.core.model import Diagnosis
+from npudiag_tui.tui.lines import sanitize
+from npudiag_tui.tui.widgets.side_panel import verdict_text
+
+
+def bar_text(diagnosis: Diagnosis | None, pending: str = "", panel_key: str = "p") -> Text:
+    """The bar's one line (cut by the terminal width; the key hint comes before the action
+    text would run out, so it is on screen at 80 columns)."""
+    t = Text(overflow="ellipsis", end="")
+    if diagnosis is None:
+        t.append(pending or "Diagnosing…", "bold")
+        return t
+    t.append_text(verdict_text(diagnosis))
+    t.append(f"  [{panel_key}: details]", "dim")
+    if diagnosis.anchor is not None and diagnosis.next_actions:
+        t.append("  Next: ", "bold green")
+        t.append(sanitize(diagnosis.next_actions[0].action.strip()), "green")
+    return t
+
+
+class VerdictBar(Widget):
+    """One line above the panes; `show` sets the diagnosis, `set_pending` a progress word."""
+
+    DEFAULT_CSS = """
+    VerdictBar {
+        height: auto;
+        max-height: 2;
+        background: $panel;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._text = bar_text(None, "Indexing…")
+
+    def render(self) -> Text:
+        return self._text
+
+    def show(self, diagnosis: Diagnosis | None, error: str | None = None) -> None:
+        self._text = bar_text(diagnosis, sanitize(error or "") or "Diagnosis unavailable")
+        self.refresh(layout=True)
+
+    def set_pending(self, message: str) -> None:
+        self._text = bar_text(None, message)
+        self.refresh(layout=True)
+
+    @property
+    def plain(self) -> str:
+        return self._text.plain

@@ -1,0 +1,97 @@
+"""#11 items 2-4: the message on screen, the layout chosen for the reader, the verdict first."""
+
+from __future__ import annotations
+
+import pytest
+
+from npudiag_tui.tui.pane_layout import MIN_PANE_CELLS, plan
+from npudiag_tui.tui.widgets.log_view import LogView
+from npudiag_tui.tui.widgets.verdict_bar import VerdictBar
+
+from conftest import new_app, settle
+
+
+def _anchor_view(app) -> LogView:
+    view = app.focused
+    assert isinstance(view, LogView)
+    assert view.ref_at(view.cursor) in view.anchor_refs
+    return view
+
+
+def _cursor_row(view: LogView) -> str:
+    return view.render_line(view.cursor - int(view.scroll_y)).text
+
+
+def test_plan_never_puts_panes_narrower_than_80_side_by_side():
+    four = [("console", False), ("plog", False), ("hccl", False), ("device", False)]
+    assert plan(176, four).columns == 2  # 220 columns less the side panel: a 2x2 grid
+    assert plan(116, four).columns == 1
+    assert plan(400, four).columns == 4
+    got = plan(176, [("console", False), ("plog", False), ("hccl", True), ("device", False)])
+    assert got.columns == 2 and got.hidden == {"hccl"}
+    stacked = plan(100, [("plog", False), ("hccl", True)])
+    assert stacked.columns == 1 and stacked.rows == ["1fr", "1"]  # the empty pane keeps its title
+    assert plan(100, four, forced="side").columns == 4
+    assert plan(400, four, forced="stacked").columns == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 45), (220, 50)])
+async def test_anchor_message_and_verdict_on_the_first_screen(size):
+    app = new_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        view = _anchor_view(app)
+        anchor = app.diagnosis.anchor
+        # the message of the anchored line, not only its header, is in the pane
+        words = anchor.text.split("]")[-1].strip()[:12]
+        assert words and words in _cursor_row(view), (_cursor_row(view), words)
+        for v in app.visible_views():
+            assert v.size.width >= min(MIN_PANE_CELLS, size[0] - 45) or v.size.height <= 1
+        side, bar = app.query_one("#side"), app.query_one(VerdictBar)
+        action = app.diagnosis.next_actions[0].action[:20]
+        if side.display:
+            head = str(app.query_one("#diag-head").render())
+            first = head.splitlines()[0]
+            assert app.diagnosis.category in first and "Next action" in head
+            # the verdict and next action come before the registry text and the cascade
+            assert head.index("Next action") < head.index("Why this line")
+        if not side.display or size[1] < 30:
+            assert bar.display and app.diagnosis.category in bar.plain and "p: details" in bar.plain
+            assert action[:10] in bar.plain
+
+
+async def test_layout_is_chosen_again_on_resize_and_the_raw_line_stays_reachable():
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not app.query_one("#side").display and app.query_one(VerdictBar).display
+        await pilot.resize_terminal(220, 50)
+        await settle(pilot)
+        assert app.query_one("#side").display and not app.query_one(VerdictBar).display
+        widths = [v.size.width for v in app.visible_views() if v.size.height > 1]
+        assert len(widths) >= 2 and min(widths) >= MIN_PANE_CELLS  # side by side, none narrow
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert not app.query_one("#side").display and app.query_one(VerdictBar).display
+        view = _anchor_view(app)
+        raw = app.ws.indexes[view.ref_at(view.cursor)[0]].line(view.ref_at(view.cursor)[1])
+        await pilot.press("R")
+        await pilot.pause()
+        assert raw[:30] in _cursor_row(view)
+        await pilot.press("p")  # the panel the bar points at
+        await pilot.pause()
+        assert app.query_one("#side").display
+
+
+async def test_empty_pane_shrinks_to_its_title(tree):
+    # the test tree's HCCL pane holds lines; a filter that leaves it none empties it
+    from npudiag_tui.tui.screens.filter import FilterSpec
+
+    app = new_app(tree)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.apply_filter(FilterSpec(regex="RunGraph"))
+        await settle(pilot)
+        hccl = app.view("hccl")
+        assert hccl.count == 0
+        assert hccl.size.height <= 1 and app.view("plog").size.height > 5

@@ -81,7 +81,7 @@ async def test_appended_lines_reach_the_pane(tree):
         assert await wait_for(pilot, lambda: pane.count == before + 2)
         # a partial line shows only once its newline arrives
         append(tree[1], "step 3 lo")
-        await wait_for(pilot, lambda: False, limit=0.6)
+        assert await wait_for(pilot, lambda: "step 3 lo" in pane._border_title.plain)  # seen, held back
         assert pane.count == before + 2
         append(tree[1], "ss 0.3\n")
         assert await wait_for(pilot, lambda: pane.count == before + 3)
@@ -219,3 +219,148 @@ async def test_hccl_and_filtered_panes_extend_with_appended_lines(tree):
         assert "late error" in app.ws.indexes[f].line(n)
         watcher.stop()
         await settle(pilot)
+
+
+def hccl_error(pid: int, sec: float, what: str = "appended hccl error") -> str:
+    return f"[ERROR] HCCL({pid},python):{ts(sec)} [task.cc:2][{pid}]{what}\n"
+
+
+@pytest.mark.asyncio
+async def test_a_last_line_without_newline_is_shown_incomplete(tree):
+    app, ws = live_app(tree)
+    async with app.run_test(size=(160, 50)) as pilot:
+        watcher = await start_watcher(pilot, app)
+        pane = app.view("console")
+        before = pane.count
+        # a crashed process's last words: no newline, and markup-like text that must stay literal
+        append(tree[1], "[ERROR] x [/b] died at step 3")
+        assert await wait_for(pilot, lambda: "incomplete" in str(pane.border_title)), pane.border_title
+        shown = pane._border_title.plain  # what is drawn (the public getter re-renders it as markup)
+        assert "[ERROR] x [/b] died at step 3" in shown and "train.log" in shown
+        assert pane.count == before  # not a line of the pane until its newline arrives
+        append(tree[1], "\n")
+        assert await wait_for(pilot, lambda: pane.count == before + 1 and "incomplete" not in str(pane.border_title))
+        watcher.stop()
+        await settle(pilot)
+
+
+@pytest.mark.asyncio
+async def test_growth_is_shown_while_a_diagnosis_runs_and_bursts_coalesce(tree, monkeypatch):
+    import threading
+
+    app, ws = live_app(tree)
+    log = tree[0]
+    async with app.run_test(size=(160, 50)) as pilot:
+        watcher = await start_watcher(pilot, app)
+        release = threading.Event()
+        real = watcher.tail.rediagnose
+
+        def held(*args, **kw):  # a slow diagnosis (an error storm over a big tree)
+            assert release.wait(20), "never released"
+            return real(*args, **kw)
+
+        monkeypatch.setattr(watcher.tail, "rediagnose", held)
+        pid = pids(log)[0]
+        path = plog_file(log, pid)
+        plog = app.view("plog")
+        runs = watcher.diagnoses
+        for k in range(4):  # an error storm in several batches
+            before = plog.count
+            append(path, "".join(hccl_error(pid, 30 + k + i / 1000, f"storm {k} {i}") for i in range(50)))
+            assert await wait_for(pilot, lambda: plog.count == before + 50), "growth waited for the diagnosis"
+        assert watcher.diagnoses == runs + 1  # one run holds; the later batches wait as one
+        release.set()
+        assert await wait_for(pilot, lambda: watcher.diagnoses == runs + 2 and not watcher._diagnosing)
+        assert await wait_for(pilot, lambda: app.diagnosis is not None and app.diagnosis.anchor is not None)
+        watcher.stop()
+        await settle(pilot)
+
+
+@pytest.mark.asyncio
+async def test_truncation_shows_what_the_file_holds_now_and_says_what_went(tree):
+    app, ws = live_app(tree)
+    async with app.run_test(size=(160, 50)) as pilot:
+        watcher = await start_watcher(pilot, app)
+        pane = app.view("console")
+        assert pane.count > 2
+        with open(tree[1], "w", encoding="utf-8") as fh:  # truncated and rewritten
+            fh.write("fresh 1\nfresh 2\n")
+        assert await wait_for(pilot, lambda: pane.count == 2), pane.count
+        assert [pane.text_at(i) for i in range(2)] == ["fresh 1", "fresh 2"]
+        notes = [n for n in app._notifications if n.title == "File truncated"]
+        assert len(notes) == 1 and "train.log" in notes[0].message
+        watcher.stop()
+        await settle(pilot)
+
+
+@pytest.mark.asyncio
+async def test_following_a_named_file_ignores_its_neighbours(tmp_path):
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    train = tmp_path / "train.log"
+    train.write_text("step 1\n")
+    ws = Workspace.open([], [str(train)])
+    app = NpuDiagApp(ws, follow=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        watcher = await start_watcher(pilot, app)
+        assert watcher.roots == [] and watcher.file_dirs == [str(tmp_path)]
+        (tmp_path / "other-job.log").write_text("RuntimeError: someone else's job\n")
+        (tmp_path / "report.txt").write_text("ERROR: our saved report\n")
+        append(train, "step 2\n")
+        assert await wait_for(pilot, lambda: app.view("console").count == 2)
+        assert [f.path for f in ws.files] == [str(train)]
+        watcher.stop()
+        await settle(pilot)
+
+
+@pytest.mark.asyncio
+async def test_a_followed_folder_deleted_and_created_again_is_followed(tmp_path):
+    import shutil
+
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    root = tmp_path / "log"
+    plog = root / "debug" / "plog"
+    plog.mkdir(parents=True)
+    p = plog / "plog-100_20260101100000000.log"
+    p.write_text(info(100, 1, "start"))
+    ws = Workspace.open([str(root)])
+    app = NpuDiagApp(ws, follow=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        watcher = await start_watcher(pilot, app)
+        shutil.rmtree(root)
+        assert await wait_for(pilot, lambda: ws.indexes[0].closed)
+        plog.mkdir(parents=True)
+        p.write_text("".join(info(100, 2 + i / 100, f"again {i}") for i in range(800)))
+        assert await wait_for(pilot, lambda: any(
+            f.path == str(p) and not ws.indexes[f.file_id].closed and ws.indexes[f.file_id].line_count == 800
+            for f in ws.files))
+        append(p, info(100, 20, "and it grows"))
+        assert await wait_for(pilot, lambda: app.view("plog").count == 801)
+        watcher.stop()
+        await settle(pilot)
+
+
+@pytest.mark.asyncio
+async def test_many_input_problems_make_one_notice_and_a_list(tmp_path):
+    from npudiag_tui.tui.app import NpuDiagApp
+    from npudiag_tui.tui.screens.problems import ProblemsScreen
+
+    root = tmp_path / "log"
+    root.mkdir()
+    (root / "train.log").write_text("step 1\n")
+    for k in range(300):
+        (root / f"core-{k:03d}.log").write_bytes(b"\x7fELF" + bytes(range(256)) * 4)
+    ws = Workspace.open([str(root)])
+    assert len(ws.problems) == 300
+    app = NpuDiagApp(ws, follow=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        warnings = [n for n in app._notifications if n.severity == "warning"]
+        assert len(warnings) == 1 and "300 input problems" in warnings[0].message
+        await pilot.press("i")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ProblemsScreen))
+        listed = str(app.screen.query_one("#problems-list").render())
+        assert "core-000.log" in listed and "core-299.log" in listed
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ProblemsScreen))

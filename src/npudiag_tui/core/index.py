@@ -338,6 +338,17 @@ class FileIndex:
         except (UnreadableFile, OSError):
             return False
 
+    def partial_line(self, max_bytes: int = 4096) -> str | None:
+        """The held-back last line of a followed file (no newline yet), its head decoded, or
+        None when there is none: the TUI shows it as incomplete until its newline arrives."""
+        if not self.live or self.include_partial or self.retired or self.size <= self.indexed:
+            return None
+        try:
+            raw = self._pread(min(self.size - self.indexed, max_bytes), self.indexed)
+        except (UnreadableFile, OSError):
+            return None
+        return decode(raw) if raw else None
+
     # ----------------------------------------------------------------- building
     @property
     def partial(self) -> bool:

@@ -276,7 +276,7 @@ class LiveTail:
                 idx.release()
             self._held_order.clear()
 
-    def poll(self) -> LiveUpdate:
+    def poll(self, diagnose: bool = True) -> LiveUpdate:
         """Re-stat every known file and walk the followed folders (a watcher-less fallback, the
         first batch after the index pass, and tests)."""
         paths = set(self._by_path) | set(self._vanished) | self.scope.files
@@ -284,7 +284,7 @@ class LiveTail:
             for p in self.scope.walk(root):
                 if p not in self._by_path and p not in self._ignored:
                     paths.add(p)
-        return self.apply(paths)
+        return self.apply(paths, diagnose)
 
     def apply(self, paths: Iterable[str], diagnose: bool = True) -> LiveUpdate:
         """Bring the workspace in step with what is on disk at these paths now. With

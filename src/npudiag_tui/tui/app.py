@@ -46,6 +46,8 @@ from npudiag_tui.tui.widgets.key_bar import KeyBar
 from npudiag_tui.tui.widgets.log_view import LogView
 from npudiag_tui.tui.widgets.side_panel import SidePanel
 from npudiag_tui.tui.widgets.status_bar import StatusBar
+from npudiag_tui.tui.widgets.verdict_bar import VerdictBar
+from npudiag_tui.tui.pane_layout import plan as pane_plan
 
 PANES: list[tuple[str, str]] = [("console", "console"), ("plog", "plog"), ("hccl", "HCCL"), ("device", "device")]
 _PANE_STREAMS = {
@@ -105,7 +107,8 @@ class NpuDiagApp(App[int]):
         Binding("F", "clear_filters", "Clear filters", show=False, id="clear_filters", tooltip="clear all filters"),
         Binding("r", "choose_ranks", "Ranks", id="choose_ranks", tooltip="choose the rank(s) shown"),
         Binding("m", "toggle_merged", "Merge", id="toggle_merged", tooltip="merged single timeline / split panes"),
-        Binding("v", "toggle_layout", "Layout", id="toggle_layout", tooltip="panes side by side / stacked"),
+        Binding("v", "toggle_layout", "Layout", id="toggle_layout",
+                tooltip="pane layout: chosen by width / side by side / stacked"),
         Binding("R", "toggle_raw", "Raw", show=False, id="toggle_raw",
                 tooltip="raw lines as written / compact lines (time, level, module, message)"),
         Binding("p", "toggle_panel", "Panel", show=False, id="toggle_panel", tooltip="show / hide the side panel"),
@@ -159,9 +162,12 @@ class NpuDiagApp(App[int]):
         self._level_marks: list[tuple[int, int, int]] = []
         self._last_view: LogView | None = None
         self.raw_lines = False
+        self._panel_choice: bool | None = None
+        self._pane_shown: dict[str, bool] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
+        yield VerdictBar(id="verdict")
         with Horizontal(id="main"):
             with Container(id="panes"):
                 for key, title in PANES:
@@ -199,11 +205,7 @@ class NpuDiagApp(App[int]):
         # many. 1 ms keeps keys responsive while workers run.
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(0.001)
-        width = self.size.width
-        layout = self.layout_mode or ("side" if width >= 200 else "stacked")
-        self.query_one("#panes").set_class(layout == "side", "-side")
-        show_side = self.side_panel_default if self.side_panel_default is not None else width >= 100
-        self.query_one("#side").display = show_side
+        self.query_one("#side").display = self._panel_wanted()
         self.query_one("#pane-merged").display = False
         self.query_one("#search").display = False
         self._apply_standin_sources()
@@ -213,6 +215,7 @@ class NpuDiagApp(App[int]):
             first[0].focus()
         self.query_one(StatusBar).set_follow(self.following)
         self.query_one(SidePanel).show_pending("Indexing…")
+        self.query_one(VerdictBar).set_pending("Indexing…")
         self.problems: list[str] = []  # what the problems screen (i) lists: input and live
         self._seen_problems = 0
         self._take_ws_problems()
@@ -330,6 +333,39 @@ class NpuDiagApp(App[int]):
             self.view(key).display = (not self.merged_mode) and has_files and key not in self.spec.hidden
         self.query_one("#panes").display = not self.merged_mode
         self.view("merged").display = self.merged_mode
+        self._pane_shown = {key: self.view(key).display for key, _ in PANES}
+        self._relayout()
+
+    # ------------------------------------------------------------------ layout for the reader (#11)
+    def _panel_wanted(self) -> bool:
+        """The side panel: the user's choice (p) once made, else shown from 100 columns."""
+        if self._panel_choice is not None:
+            return self._panel_choice
+        if self.side_panel_default is not None:
+            return self.side_panel_default
+        return self.size.width >= 100
+
+    def _relayout(self) -> None:
+        """Choose the pane grid (tui.pane_layout) and whether the verdict bar shows, for the
+        current size and the panes that have lines; runs again on every resize."""
+        try:
+            side = self.query_one("#side")
+            panes = self.query_one("#panes")
+        except NoMatches:
+            return
+        side.display = self._panel_wanted()
+        side_cells = (side.outer_size.width or 45) if side.display else 0
+        shown = [key for key, _ in PANES if self._pane_shown.get(key)]
+        listing = [(key, self.view(key).count == 0 and not self.view(key).status) for key in shown]
+        plan = pane_plan(self.size.width - side_cells, listing, self.layout_mode)
+        for key in shown:
+            self.view(key).display = key not in plan.hidden
+        panes.styles.grid_size_columns = plan.columns
+        panes.styles.grid_rows = " ".join(plan.rows)
+        self.query_one(VerdictBar).display = not side.display or self.size.height < 30
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._relayout)
 
     def _rebuild_sources(self, include_merged: bool | None = None) -> None:
         self.generation += 1
@@ -574,6 +610,7 @@ class NpuDiagApp(App[int]):
         self._apply_standin_sources()
         self._update_pane_visibility()
         self.query_one(SidePanel).show_pending("Diagnosing…")  # the index worker diagnoses next
+        self.query_one(VerdictBar).set_pending("Diagnosing…")
 
     def on_diagnosis_ready(self, message: DiagnosisReady) -> None:
         if not gc.isenabled():  # the CLI turned it off for start-up (see cli.open_for_tui)
@@ -586,6 +623,7 @@ class NpuDiagApp(App[int]):
             self.candidate_index = -1
         side = self.query_one(SidePanel)
         side.show(message.diagnosis, message.error)
+        self.query_one(VerdictBar).show(message.diagnosis, message.error)
         if message.diagnosis is None:
             self.notify(message.error or "diagnosis unavailable", severity="warning", markup=False)
         refs = self._anchor_refs()
@@ -645,6 +683,7 @@ class NpuDiagApp(App[int]):
         view.set_source(message.timeline, keep=True)
         view.set_status("")
         view.anchor_refs = self._anchor_refs()
+        self._relayout()  # a pane built empty shrinks to its title
         focused = self.focused_view()
         if focused is not None and focused is not view and view.display and focused.count:
             self._align(view, focused)
@@ -1078,8 +1117,11 @@ class NpuDiagApp(App[int]):
         self._update_status()
 
     def action_toggle_layout(self) -> None:
-        panes = self.query_one("#panes")
-        panes.set_class(not panes.has_class("-side"), "-side")
+        order = [None, "side", "stacked"]
+        self.layout_mode = order[(order.index(self.layout_mode) + 1) % 3 if self.layout_mode in order else 0]
+        self._relayout()
+        self.notify({None: "layout: chosen by width", "side": "layout: panes side by side",
+                     "stacked": "layout: panes stacked"}[self.layout_mode], markup=False)
         for v in self.visible_views():
             self.call_after_refresh(v.scroll_cursor_visible, True)
 
@@ -1091,12 +1133,12 @@ class NpuDiagApp(App[int]):
                     else "compact lines: time, level, module, message (R: raw)", markup=False)
 
     def action_toggle_panel(self) -> None:
-        side = self.query_one("#side")
-        side.display = not side.display
+        self._panel_choice = not self.query_one("#side").display
+        self._relayout()
 
     def action_focus_cascade(self) -> None:
-        side = self.query_one("#side")
-        side.display = True
+        self._panel_choice = True
+        self._relayout()
         self.query_one("#cascade", OptionList).focus()
 
     def action_toggle_follow(self) -> None:

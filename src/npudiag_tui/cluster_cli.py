@@ -51,7 +51,7 @@ def run_cluster(args: argparse.Namespace) -> int:
     verdict = merge(summaries, missing, problems)
     if args.report is None:
         try:
-            from npudiag_tui.tui.screens.cluster import run_cluster_tui
+            from npudiag_tui.tui.cluster.app import run_cluster_tui
         except ImportError:
             args.report = "text"
         else:

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,24 @@ def test_without_ray_the_option_says_how_to_install(capsys, monkeypatch, tmp_pat
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "pip install 'npudiag-tui[cluster]'" in err
+
+
+def test_an_address_where_nothing_answers_fails_in_one_line_at_the_deadline(tmp_path):
+    # Ray itself retries such an address for minutes; the driver must give up at its deadline,
+    # say which address on one line, and the process must end (the connect thread is left behind).
+    pytest.importorskip("ray")
+    with socket.socket() as s:  # a port nothing listens on once this socket is closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = ("import sys, npudiag_tui.ray_run as r; r.CONNECT_TIMEOUT_S = 2\n"
+              "from npudiag_tui.cli import main\n"
+              f"sys.exit(main(['--cluster', '--ray', '127.0.0.1:{port}', '--logs', {str(tmp_path)!r}]))\n")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"127.0.0.1:{port}" in lines[0] and "no answer within 2 s" in lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from typing import Callable
 
 TASK_CPUS = 0.25
 TASK_TIMEOUT_S = 900.0
+CONNECT_TIMEOUT_S = 30.0  # ray.init has no connect timeout: against a silent address it waits for minutes
 INSTALL_HINT = "--ray needs Ray on this machine and on the nodes: pip install 'npudiag-tui[cluster]'"
 
 
@@ -65,10 +67,13 @@ def _address(address: str | None) -> str:
 
 def gather(address: str | None, logs: str, save: str | None = None, registry: list[str] | None = None,
            progress: Callable[[str], None] = lambda s: None,
-           timeout_s: float = TASK_TIMEOUT_S) -> tuple[list[tuple[str, dict]], list[tuple[str, str]]]:
+           timeout_s: float = TASK_TIMEOUT_S, connect_timeout_s: float | None = None,
+           ) -> tuple[list[tuple[str, dict]], list[tuple[str, str]]]:
     """Summaries from every alive node: ([(source, summary)], [(node, why it sent nothing)]).
 
     `logs` may hold `{node}`, replaced by each node's name (per-node folders on shared storage)."""
+    # while it retries, the driver's C++ core warns every few seconds; the user gets one line instead
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
     try:
         import ray
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -80,14 +85,35 @@ def gather(address: str | None, logs: str, save: str | None = None, registry: li
         # a cluster on the loopback address: the driver must not announce the machine's own IP
         # (Ray would then look for the GCS there and wait for ever)
         extra["_node_ip_address"] = "127.0.0.1"
-    try:
-        ray.init(address=addr, log_to_driver=False, logging_level="ERROR", ignore_reinit_error=True, **extra)
-    except Exception as exc:  # ConnectionError, RuntimeError, ValueError: all "cannot reach it"
-        raise RayUnavailable(f"cannot connect to the Ray cluster at {addr}: {str(exc).splitlines()[0][:200]}") from None
+    connect(ray, addr, extra, CONNECT_TIMEOUT_S if connect_timeout_s is None else connect_timeout_s)
     try:
         return _run(ray, NodeAffinitySchedulingStrategy, logs, save, registry or [], progress, timeout_s)
     finally:
         ray.shutdown()
+
+
+def connect(ray, addr: str, extra: dict, timeout_s: float) -> None:
+    """`ray.init` with a deadline. Ray offers no connect timeout (an address where nothing answers
+    is retried for minutes), so the call runs in a daemon thread and the driver stops waiting at
+    the deadline; the thread is left to Ray, and the process exits without it."""
+    done = threading.Event()
+    failed: list[BaseException] = []
+
+    def init() -> None:
+        try:
+            ray.init(address=addr, log_to_driver=False, logging_level="ERROR", ignore_reinit_error=True, **extra)
+        except BaseException as exc:  # ConnectionError, RuntimeError, ValueError: all "cannot reach it"
+            failed.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=init, name="ray-connect", daemon=True).start()
+    if not done.wait(timeout_s):
+        raise RayUnavailable(f"cannot connect to the Ray cluster at {addr}: no answer within {timeout_s:g} s "
+                             "(is a Ray head running there?)")
+    if failed:
+        why = str(failed[0]).strip().splitlines()[0][:200] if str(failed[0]).strip() else type(failed[0]).__name__
+        raise RayUnavailable(f"cannot connect to the Ray cluster at {addr}: {why}")
 
 
 def _run(ray, affinity, logs: str, save: str | None, registry: list[str], progress: Callable[[str], None],

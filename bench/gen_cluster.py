@@ -103,6 +103,32 @@ def generate_cluster(out: str, nodes: int = 16, per_node: int = 8, size_per_node
     return info
 
 
+def write_summaries(out: str, info: dict, dest: str, now: float | None = None) -> list[str]:
+    """Each generated node's `--report summary`, made in this process, as DEST/node-XX.json.
+
+    `now` fixes the summaries' own clock fields, so that pictures and tests made from them are
+    the same on every run."""
+    from npudiag_tui.core.summary import dump, node_summary
+    from npudiag_tui.core.workspace import Workspace
+
+    os.makedirs(dest, exist_ok=True)
+    written = []
+    for n in info["nodes"]:
+        logs = os.path.join(out, n["node"])
+        ws = Workspace.open([logs], [], [])
+        try:
+            ws.snapshot_index()
+            clock = (lambda: now) if now is not None else None
+            s = node_summary(ws, ws.diagnose(), n["node"], [logs], **({"now": clock} if clock else {}))
+        finally:
+            ws.close()
+        path = os.path.join(dest, f"{n['node']}.json")
+        with open(path, "wb") as fh:
+            fh.write(dump(s))
+        written.append(path)
+    return written
+
+
 def node_name(k: int) -> str:
     return f"node-{k:02d}"
 

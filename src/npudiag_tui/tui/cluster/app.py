@@ -91,6 +91,12 @@ class ClusterApp(App["OpenLogs | None"]):
 
     def on_mount(self) -> None:
         self.query_one(RankGrid).focus()
+        self.call_after_refresh(self._match_grid_colours)
+
+    def _match_grid_colours(self) -> None:
+        """The legend and the cursor line in the grid's own role colours (known once styled)."""
+        self.query_one("#legend", Static).update(legend(self.grid, self.rank_grid.role_style))
+        self.query_one("#cursor-info", Static).update(cell_text(self.grid, self.cursor, self.rank_grid.role_style))
 
     @property
     def rank_grid(self) -> RankGrid:
@@ -101,7 +107,7 @@ class ClusterApp(App["OpenLogs | None"]):
         return self.rank_grid.cursor
 
     def on_rank_grid_moved(self, event: RankGrid.Moved) -> None:
-        self.query_one("#cursor-info", Static).update(cell_text(self.grid, event.cell))
+        self.query_one("#cursor-info", Static).update(cell_text(self.grid, event.cell, self.rank_grid.role_style))
 
     def on_rank_grid_chosen(self, event: RankGrid.Chosen) -> None:
         self._show(event.cell)

@@ -111,6 +111,10 @@ class RankGrid(ScrollView, can_focus=True):
             self._styles[name] = got
         return got
 
+    def role_style(self, role: str) -> Style:
+        """The style of a role's cells, for the legend and the panels to match the grid."""
+        return self._style(role)
+
     # ------------------------------------------------------------------ cursor
     def set_cursor(self, cell: int) -> None:
         if not self.grid.cells:
@@ -168,7 +172,7 @@ class RankGrid(ScrollView, can_focus=True):
         current_group = self.grid.cells[self.cursor].group if self.grid.cells else -1
         for x, gi in p.labels.get(line, []):
             g = self.grid.groups[gi]
-            style = self._style("label-current" if gi == current_group else "label")
+            style = self.rich_style + self._style("label-current" if gi == current_group else "label")
             pieces.append((x, Segment(clip(g.title, p.name_width).ljust(p.name_width), style)))
         cursor_style = Style(reverse=True, bold=True, underline=True)
         for x, first, n in p.runs.get(line, []):

@@ -4,6 +4,9 @@ other machines' logs, so every one goes through `visible` and none through marku
 
 from __future__ import annotations
 
+from typing import Callable
+
+from rich.style import Style
 from rich.text import Text
 
 from npudiag_tui.core.formats.text import visible
@@ -13,6 +16,12 @@ from npudiag_tui.tui.cluster.layout import NO_SUMMARY, ROLE_LETTER, ROLE_ORDER, 
 ROLE_STYLE = {"root": "bold red", "victim": "yellow", "healthy": "green", "silent": "bold magenta",
               "missing": "bold"}
 TEXT_CAP = 400
+RoleStyle = Callable[[str], "Style | str"]
+"""A role's style: the grid's own (`RankGrid.role_style`) so the legend matches the cells."""
+
+
+def _badge(role: str) -> str:
+    return ROLE_STYLE.get(role, "") + " reverse"
 
 
 def _v(value: object) -> str:
@@ -23,12 +32,12 @@ def _heading(t: Text, title: str) -> None:
     t.append(f"\n{title}\n", "bold underline")
 
 
-def legend(grid: Grid) -> Text:
+def legend(grid: Grid, style: RoleStyle = _badge) -> Text:
     """`R root 1  v victim 127 ...` and the node count: the key to the grid's letters."""
     t = Text(no_wrap=True, overflow="ellipsis")
     n = counts(grid)
     for role in ROLE_ORDER:
-        t.append(f" {ROLE_LETTER[role]} ", ROLE_STYLE[role] + " reverse")
+        t.append(f" {ROLE_LETTER[role]} ", style(role))
         t.append(f" {role} {n.get(role, 0)}  ")
     nodes = sum(1 for g in grid.groups if g.node is not None and g.reason is None)
     t.append(f"{nodes} node(s)", "dim")
@@ -74,7 +83,7 @@ def verdict_text(verdict: dict) -> Text:
     return t
 
 
-def cell_text(grid: Grid, k: int) -> Text:
+def cell_text(grid: Grid, k: int, style: RoleStyle = _badge) -> Text:
     """The cell under the cursor in two or three lines."""
     if not grid.cells:
         return Text("no ranks")
@@ -82,13 +91,13 @@ def cell_text(grid: Grid, k: int) -> Text:
     g = grid.groups[c.group]
     t = Text()
     if c.rank is None:
-        t.append(f"{_v(g.title)}", "bold")
-        t.append(" sent nothing", ROLE_STYLE["missing"])
+        t.append(f"{_v(g.title)} ", "bold")
+        t.append(" sent nothing ", style("missing"))
         t.append(f"\n{_v(c.reason)}\n")
         return t
     t.append(f"rank {c.rank}", "bold")
     t.append(f" on {_v(g.title) if g.node is not None else 'no node (in no summary)'}  ")
-    t.append(f" {c.letter} {c.role} ", ROLE_STYLE.get(c.role, "") + " reverse")
+    t.append(f" {c.letter} {c.role} ", style(c.role))
     row = c.row or {}
     bits = [f"device {row['device']}" if row.get("device") is not None else None,
             f"pid {row['pid']}" if row.get("pid") is not None else None,

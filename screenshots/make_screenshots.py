@@ -1,6 +1,7 @@
 """Write SVG screenshots of the main screens to screenshots/, for the README.
 
     .venv/bin/python screenshots/make_screenshots.py [FIXTURE_DIR]
+    .venv/bin/python screenshots/make_screenshots.py --cluster-only   (just the cluster view)
 
 Drives the app headless with Pilot at a fixed size, so the pictures are deterministic. The
 default tree is fixtures/hccl-notify-wait-cascade (falls back to the TUI test tree).
@@ -59,7 +60,35 @@ async def scene(name: str, paths, stdout, steps, size=SIZE, toasts: bool = False
         print(f"screenshots/{name}.svg")
 
 
+async def cluster_scene(name: str = "cluster-view", size=SIZE) -> None:
+    """The cluster view over 16 generated nodes of 8 ranks (bench/gen_cluster.py), as if under
+    Ray with node-05's task timed out: its ranks are in no summary and the node is listed."""
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import gen_cluster
+
+    from npudiag_tui.core.cluster import merge, read_summaries
+    from npudiag_tui.tui.cluster.app import ClusterApp
+
+    with tempfile.TemporaryDirectory() as tmp:
+        info = gen_cluster.generate_cluster(f"{tmp}/logs", nodes=16, per_node=8, size_per_node=120_000,
+                                            root_node=10, root_local=3)
+        gen_cluster.write_summaries(f"{tmp}/logs", info, f"{tmp}/sums", now=1773213000.0)
+        sums, _ = read_summaries([f"{tmp}/sums"])
+    sums = [(f"ray:{s['node']}", s) for _src, s in sums if s["node"] != "node-05"]
+    app = ClusterApp(merge(sums, [("node-05", "timed out after 900 s")]), sums)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.pause(0.1)
+        app.save_screenshot(filename=f"{name}.svg", path=str(ROOT / "screenshots"))
+        print(f"screenshots/{name}.svg")
+
+
 async def main() -> None:
+    if sys.argv[1:] == ["--cluster-only"]:
+        await cluster_scene()
+        return
     paths, stdout = tree(sys.argv[1] if len(sys.argv) > 1 else None)
     await scene("overview-anchor", paths, stdout, [])
     await scene("cascade-navigation", paths, stdout, ["right_square_bracket", "right_square_bracket"])
@@ -71,6 +100,7 @@ async def main() -> None:
     await scene("candidate-walk", paths, stdout, ["o", "o"], toasts=True)
     await scene("help", paths, stdout, ["question_mark"], size=(100, 32))
     await scene("small-80x24", paths, stdout, [], size=(80, 24))
+    await cluster_scene()
 
 
 if __name__ == "__main__":

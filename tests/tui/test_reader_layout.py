@@ -95,3 +95,39 @@ async def test_empty_pane_shrinks_to_its_title(tree):
         hccl = app.view("hccl")
         assert hccl.count == 0
         assert hccl.size.height <= 1 and app.view("plog").size.height > 5
+
+
+async def test_search_hits_are_walked_across_panes_and_counted():
+    app = new_app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        app.view("console").focus()
+        await pilot.pause()
+        await pilot.press("slash", *"link", "enter")  # only device lines say "link"
+        await settle(pilot)
+        view = app.focused
+        assert isinstance(view, LogView) and view.pane in ("hccl", "device")  # the HCCL pane shows HCCP lines too
+        status = app.query_one("#status-text").render().plain
+        total = sum(len(a) for a in app.search_matches.values())
+        assert f"/{'link'} hit " in status and f"/{total}" in status
+        app.marks_in_focused_only = True  # x: only the focused pane
+        app.view("console").focus()
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.focused.pane == "console"
+
+
+async def test_errors_are_walked_in_time_order_over_all_panes():
+    app = new_app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        seen = []
+        for _ in range(4):
+            await pilot.press("e")
+            await pilot.pause()
+            view = app.focused
+            seen.append((view.time_at(view.cursor), view.pane))
+        times = [t for t, _ in seen]
+        assert times == sorted(times)
+        assert len({p for _, p in seen}) >= 2  # the walk left the first pane

@@ -85,9 +85,9 @@ class NpuDiagApp(App[int]):
     # command palette and the README table (tools/keys_table.py) show; a `next_X` binding followed
     # by `prev_X` with the same words but "previous" is shown as one row.
     BINDINGS = [
-        Binding("e", "next_error", "Err", id="next_error", tooltip="next error in the focused pane"),
+        Binding("e", "next_error", "Err", id="next_error", tooltip="next error (all panes in time order; x: focused)"),
         Binding("E", "prev_error", "PrevErr", show=False, id="prev_error",
-                tooltip="previous error in the focused pane"),
+                tooltip="previous error (all panes in time order; x: focused)"),
         Binding("w", "next_warning", "Warn", id="next_warning", tooltip="next warning"),
         Binding("W", "prev_warning", "PrevWarn", show=False, id="prev_warning", tooltip="previous warning"),
         Binding("a", "jump_anchor", "Anchor", id="jump_anchor", tooltip="jump to the anchored first causal error"),
@@ -103,6 +103,8 @@ class NpuDiagApp(App[int]):
                 tooltip="search all panes (regex if valid, else literal; case-insensitive)"),
         Binding("n", "next_hit", "Next hit", show=False, id="next_hit", tooltip="next search hit"),
         Binding("N", "prev_hit", "Prev hit", show=False, id="prev_hit", tooltip="previous search hit"),
+        Binding("x", "toggle_mark_scope", "Scope", show=False, id="toggle_mark_scope",
+                tooltip="e/w/n walk all panes in time order / the focused pane only"),
         Binding("f", "filter", "Filter", id="filter", tooltip="filters: level, stream, rank, module, regex"),
         Binding("F", "clear_filters", "Clear filters", show=False, id="clear_filters", tooltip="clear all filters"),
         Binding("r", "choose_ranks", "Ranks", id="choose_ranks", tooltip="choose the rank(s) shown"),
@@ -163,6 +165,8 @@ class NpuDiagApp(App[int]):
         self._last_view: LogView | None = None
         self.raw_lines = False
         self._panel_choice: bool | None = None
+        self.marks_in_focused_only = False
+        self._hit_order: tuple[int, dict[tuple[int, int], int]] | None = None
         self._pane_shown: dict[str, bool] = {}
 
     # ------------------------------------------------------------------ layout
@@ -820,6 +824,7 @@ class NpuDiagApp(App[int]):
         self.cascade_index = index
         self.jump_to_ref(entries[index].ref)
         self.query_one(SidePanel).highlight(index)
+        self._update_status()
 
     def candidates(self) -> list[Candidate]:
         return list(self.diagnosis.candidates) if self.diagnosis is not None else []
@@ -888,7 +893,32 @@ class NpuDiagApp(App[int]):
             text.append(f"  filter: {visible(self.spec.describe())}", "yellow")
         if self.search_term:
             text.append(f"  /{visible(self.search_term)}", "magenta")
+            text.append(f" {self._hit_position(ref)}", "magenta")
+        entries = self.cascade_entries() if self.diagnosis is not None else []
+        if entries and self.cascade_index >= 0:
+            text.append(f"  cascade {min(self.cascade_index, len(entries) - 1) + 1}/{len(entries)}", "yellow")
+        if self.marks_in_focused_only:
+            text.append("  e/w/n: this pane", "dim")
         bar.set_text(text)
+
+    _HIT_ORDER_CAP = 5000  # hits put in time order for `hit k/N` (each needs the line's time)
+
+    def _hit_position(self, ref: tuple[int, int] | None) -> str:
+        """`hit k/N` (k in time order over all panes) when the cursor is on a hit, else the
+        total; `searching…` while the search runs."""
+        matches = self.search_matches
+        if matches is None:
+            return "searching…"
+        total = sum(len(a) for a in matches.values())
+        if ref is None or ref[0] not in matches or total > self._HIT_ORDER_CAP:
+            return f"{total:,} hits"
+        order = self._hit_order
+        if order is None or order[0] != self.search_generation:
+            times = self.ws.times
+            keys = sorted(((times.line_time(f, ln).us or 0), f, ln) for f, lines in matches.items() for ln in lines)
+            order = self._hit_order = (self.search_generation, {(f, ln): k for k, (_, f, ln) in enumerate(keys)})
+        k = order[1].get(tuple(ref))
+        return f"hit {k + 1}/{total:,}" if k is not None else f"{total:,} hits"
 
     # ------------------------------------------------------------------ marks (errors, warnings, search)
     # A mark is a line the e/E, w/W and n/N keys walk: (file id, line, level) for the level
@@ -929,10 +959,8 @@ class NpuDiagApp(App[int]):
             return out
         return []
 
-    def _goto_mark(self, kind: str, forward: bool, wrap: bool = False) -> None:
-        view = self.focused_view()
-        if view is None:
-            return
+    def _next_mark_in(self, view: LogView, kind: str, forward: bool, wrap: bool) -> int | None:
+        """The position of the next (previous) mark of `kind` after (before) view's cursor."""
         if isinstance(view.timeline, WindowTimeline):  # no position per mark (core.window)
             refs = self._mark_refs(kind)
             pos = view.timeline.next_position(refs, view.cursor, forward)
@@ -940,19 +968,57 @@ class NpuDiagApp(App[int]):
                 pos = view.timeline.next_position(refs, 0 if forward else view.count - 1, forward)
                 if pos is None:
                     pos = view.timeline.position_of(*(refs[0] if forward else refs[-1]))
-        else:
-            marks = view.marks(kind, lambda: self._mark_refs(kind)) if self.indexed else \
-                view.positions_of(self._mark_refs(kind))
-            pos = view.next_mark(marks, forward)
-            if pos is None and wrap and marks:
-                pos = marks[0] if forward else marks[-1]
-        if pos is None:
+            return pos
+        marks = view.marks(kind, lambda: self._mark_refs(kind)) if self.indexed else \
+            view.positions_of(self._mark_refs(kind))
+        pos = view.next_mark(marks, forward)
+        if pos is None and wrap and marks:
+            pos = marks[0] if forward else marks[-1]
+        return pos
+
+    def _goto_mark(self, kind: str, forward: bool, wrap: bool = False) -> None:
+        """Move to the next mark in time order over every visible pane (the panes are aligned
+        on one moment, so each pane's next mark after its cursor is a candidate and the
+        earliest wins), or in the focused pane only when `x` says so (#11 item 5)."""
+        focused = self.focused_view()
+        if focused is None:
+            return
+        panes = [focused]
+        if not self.marks_in_focused_only:
+            panes += [v for v in self.visible_views() if v is not focused and v.count]
+        best: tuple[int, int, LogView, int] | None = None
+        for order, view in enumerate(panes):
+            pos = self._next_mark_in(view, kind, forward, wrap and view is focused and len(panes) == 1)
+            if pos is None:
+                continue
+            when = view.time_at(pos)
+            key = when if when is not None else ((1 << 62) if forward else -(1 << 62))
+            rank = (key if forward else -key, order)
+            if best is None or rank < best[:2]:
+                best = (rank[0], rank[1], view, pos)
+        if best is None and wrap and len(panes) > 1:
+            pos = self._next_mark_in(focused, kind, forward, True)
+            best = None if pos is None else (0, 0, focused, pos)
+        if best is None:
             names = {"errors": "error", "warnings": "warning", "search": "search hit"}
             where = "after" if forward else "before"
-            self.notify(f"no {names[kind]} {where} the cursor in {view.title}", markup=False)
+            scope = f"in {focused.title}" if len(panes) == 1 else "in any pane"
+            self.notify(f"no {names[kind]} {where} the cursor {scope}", markup=False)
             return
+        view, pos = best[2], best[3]
+        if view is not focused:
+            view.focus()
+            self._last_view = view
         view.set_cursor(pos, center=True)
+        if kind == "search":
+            view.scroll_match_visible(pos)
         self.sync_from(view)
+        self._update_status()
+
+    def action_toggle_mark_scope(self) -> None:
+        self.marks_in_focused_only = not self.marks_in_focused_only
+        self.notify("e/w/n walk the focused pane only" if self.marks_in_focused_only
+                    else "e/w/n walk all panes in time order", markup=False)
         self._update_status()
 
     # ------------------------------------------------------------------ actions

@@ -8,7 +8,9 @@
    write to the line being indexed (median, p95, max).
 2. app: the same through the whole app, headless (`run_test`): write -> the watcher -> the tail
    thread -> `app.on_lines_appended` -> the console pane's line count.
-3. idle: CPU time (`time.process_time`, all threads) of following an idle folder for N seconds.
+3. storm: an error storm over 20,000 error lines (key round trip, write-to-pane latency, lines
+   lost), then the followed file deleted and created again with 8,000 lines (lines lost).
+4. idle: CPU time (`time.process_time`, all threads) of following an idle folder for N seconds.
 
 Budget (docs/architecture.md, "Budgets"): an appended line is on screen within 300 ms (median).
 """
@@ -173,7 +175,91 @@ async def bench_app(n: int, force_polling: bool) -> dict[str, float] | None:
         return stats("write -> pane line count (headless app)", lat)
 
 
-# ---------------------------------------------------------------- 3. idle
+# ---------------------------------------------------------------- 3. storm and recreate
+def hccl_error(i: int) -> str:
+    return (f"[ERROR] HCCL(100,python):{ts(1 + i * 0.0001)} [task.cc:2][100][TaskExceptionHandler]The wait "
+            f"execution of the Notify register times out. Reason: remote rank: [{i % 8}].\n")
+
+
+async def bench_storm(seconds: float = 4.0, base_errors: int = 20000) -> dict[str, float] | None:
+    """An error storm in a followed plog that already holds `base_errors` error lines (so one
+    diagnosis takes seconds), then the file deleted and created again with 8,000 lines.
+    Reports key latency (a key press round trip while it runs), write-to-pane latency and the
+    lines lost (written but never in the pane)."""
+    try:
+        from npudiag_tui.tui.app import NpuDiagApp
+    except ImportError as exc:
+        print(f"storm: app not available ({exc})")
+        return None
+    from npudiag_tui.tui.live import LiveWatcher
+
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    with tempfile.TemporaryDirectory(prefix="npudiag-storm-") as tmp:
+        log, p, _ = make_folder(Path(tmp))
+        with open(p, "a", encoding="utf-8") as fh:
+            fh.write("".join(hccl_error(i) for i in range(base_errors)))
+        ws = Workspace.open([str(log)])
+        app = NpuDiagApp(ws, follow=False)
+        keys: list[float] = []
+        lat: list[float] = []
+        async with app.run_test(size=(160, 50)) as pilot:
+            deadline = time.monotonic() + 60
+            while not app.is_settled() and time.monotonic() < deadline:
+                await pilot.pause(0.02)
+            watcher = LiveWatcher(ws)
+            await app.mount(watcher)
+            while watcher.tail is None and time.monotonic() < deadline:
+                await pilot.pause(0.02)
+            pane = app.view("plog")
+            base = pane.count
+            written = 0
+            end = time.monotonic() + seconds
+            k = base_errors
+            pending: list[tuple[int, float]] = []  # (pane count that shows the batch, write time)
+            while time.monotonic() < end:
+                with open(p, "a", encoding="utf-8") as fh:
+                    fh.write("".join(hccl_error(k + i) for i in range(200)))
+                k += 200
+                written += 200
+                pending.append((base + written, time.monotonic()))
+                t0 = time.monotonic()
+                await pilot.press("j")
+                keys.append(time.monotonic() - t0)
+                now = time.monotonic()
+                while pending and pane.count >= pending[0][0]:
+                    lat.append(now - pending.pop(0)[1])
+                await pilot.pause(0.05)
+            settle_end = time.monotonic() + 30
+            while pane.count < base + written and time.monotonic() < settle_end:
+                await pilot.pause(0.05)
+                now = time.monotonic()
+                while pending and pane.count >= pending[0][0]:
+                    lat.append(now - pending.pop(0)[1])
+            lost_storm = base + written - pane.count
+            # deleted, then created again under the same name (two batches)
+            first_new = len(ws.files)
+            os.unlink(p)
+            while not ws.indexes[0].closed and time.monotonic() < settle_end:
+                await pilot.pause(0.05)
+            p.write_text("".join(plog_line(i) for i in range(8000)))
+            again_end = time.monotonic() + 10
+            again = 0
+            while time.monotonic() < again_end:
+                again = max((ws.indexes[f.file_id].line_count for f in ws.files[first_new:]
+                             if f.path == str(p) and not ws.indexes[f.file_id].closed), default=0)
+                if again >= 8000:
+                    break
+                await pilot.pause(0.05)
+            watcher.stop()
+        print(f"storm over {base_errors:,} error lines: {written:,} error lines written in {seconds:.0f} s, "
+              f"lost {lost_storm:,}; recreated file: {8000 - again:,} of 8,000 lines lost", flush=True)
+        stats("  key round trip during the storm", keys)
+        if lat:
+            stats("  write -> plog pane during the storm", lat)
+        return {"lost": lost_storm + 8000 - again}
+
+
+# ---------------------------------------------------------------- 4. idle
 async def bench_idle(seconds: float, force_polling: bool) -> float:
     c0 = time.process_time()
     await asyncio.sleep(min(seconds, 2.0))
@@ -219,6 +305,8 @@ def main() -> int:
           f"{'polling' if args.poll else 'inotify'}", flush=True)
     eng = asyncio.run(bench_engine(n, args.poll))
     app = None if args.no_app else asyncio.run(bench_app(n, args.poll))
+    if not args.no_app:
+        asyncio.run(bench_storm())
     asyncio.run(bench_idle(args.idle, args.poll))
     worst = (app or eng)["median_ms"]
     ok = worst <= 300

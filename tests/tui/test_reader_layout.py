@@ -131,3 +131,35 @@ async def test_errors_are_walked_in_time_order_over_all_panes():
         times = [t for t, _ in seen]
         assert times == sorted(times)
         assert len({p for _, p in seen}) >= 2  # the walk left the first pane
+
+
+async def test_console_colour_codes_become_styles_and_other_escapes_stay_visible(tmp_path):
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    log = tmp_path / "vllm.log"
+    log.write_text("\x1b[1;36mINFO\x1b[0m 03-11 07:00:00 engine started \x1b]52;c;ZXZpbA==\x07 done\n"
+                   "RuntimeError: \x1b[31mboom\x1b[0m\n")
+    app = NpuDiagApp([], [str(log)], [])
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        view = app.view("console")
+        row = next(view.render_line(y) for y in range(5) if "engine started" in view.render_line(y).text)
+        assert "␛[1;36m" not in row.text and "\x1b" not in row.text
+        assert "␛]52" in row.text  # an OSC sequence is shown, never executed
+        info = next(seg for seg in row if seg.text.startswith("INFO"))
+        assert info.style.bold and info.style.color is not None
+
+
+async def test_an_input_without_log_files_says_so_not_no_error(tmp_path):
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    app = NpuDiagApp([str(empty)], [], [])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        bar = app.query_one(VerdictBar).plain
+        assert "No log files found" in bar and "No error found" not in bar
+        await pilot.press("a")
+        await pilot.pause()
+        assert any("no log files found" in str(n.message) for n in app._notifications)

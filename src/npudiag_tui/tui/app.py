@@ -217,6 +217,8 @@ class NpuDiagApp(App[int]):
         first = self.visible_views()
         if first:
             first[0].focus()
+        else:  # no pane: keys go to the app, not to the hidden search box it auto-focused
+            self.set_focus(None)
         self.query_one(StatusBar).set_follow(self.following)
         self.query_one(SidePanel).show_pending("Indexing…")
         self.query_one(VerdictBar).set_pending("Indexing…")
@@ -626,8 +628,9 @@ class NpuDiagApp(App[int]):
         if self.candidate_index >= len(self.candidates()):
             self.candidate_index = -1
         side = self.query_one(SidePanel)
-        side.show(message.diagnosis, message.error)
-        self.query_one(VerdictBar).show(message.diagnosis, message.error)
+        logs_read = bool(self.ws.files)
+        side.show(message.diagnosis, message.error, logs_read)
+        self.query_one(VerdictBar).show(message.diagnosis, message.error, logs_read)
         if message.diagnosis is None:
             self.notify(message.error or "diagnosis unavailable", severity="warning", markup=False)
         refs = self._anchor_refs()
@@ -766,6 +769,17 @@ class NpuDiagApp(App[int]):
         refs.add((ev.ref.file_id, ev.ref.line))
         return frozenset(refs)
 
+    def _no_anchor_reason(self) -> str:
+        """Why there is no anchor, truly: the diagnosis failed, is still running, found no log
+        file to read, or read logs that hold no error."""
+        if self.diagnosis_error:
+            return self.diagnosis_error
+        if self.diagnosis is None:
+            return "the diagnosis is still running"
+        if not self.ws.files:
+            return "no log files found in the inputs"
+        return "no error found in the logs read"
+
     def cascade_entries(self) -> list[ErrorEvent]:
         if self.diagnosis is None:
             return []
@@ -818,7 +832,7 @@ class NpuDiagApp(App[int]):
     def _jump_cascade(self, index: int) -> None:
         entries = self.cascade_entries()
         if not entries:
-            self.notify("no anchor / cascade (diagnosis not available yet)", markup=False)
+            self.notify(f"no anchor / cascade: {self._no_anchor_reason()}", markup=False)
             return
         index = max(0, min(index, len(entries) - 1))
         self.cascade_index = index
@@ -835,7 +849,7 @@ class NpuDiagApp(App[int]):
         cands = self.candidates()
         if not cands:
             self.notify("no candidates: nothing competes with the anchor" if self.anchor_event() is not None
-                        else "no anchor (diagnosis not available yet, or no error found)", markup=False)
+                        else f"no anchor: {self._no_anchor_reason()}", markup=False)
             return
         index %= len(cands)
         self.candidate_index = index
@@ -1036,8 +1050,7 @@ class NpuDiagApp(App[int]):
 
     def action_jump_anchor(self) -> None:
         if self.anchor_event() is None:
-            msg = self.diagnosis_error or ("no error found" if self.diagnosis else "diagnosis not ready yet")
-            self.notify(msg, markup=False)
+            self.notify(self._no_anchor_reason(), markup=False)
             return
         self._jump_cascade(0)
 

@@ -73,12 +73,16 @@ def anchor_code(diagnosis: Diagnosis) -> str | None:
     return anchor.codes[0] if anchor is not None and anchor.codes else None
 
 
-def verdict_text(diagnosis: Diagnosis) -> Text:
-    """One line: category, code, rank, confidence (no error: says so)."""
+def verdict_text(diagnosis: Diagnosis, logs_read: bool = True) -> Text:
+    """One line: category, code, rank, confidence. Without an anchor it says which of the two
+    it is: logs were read and hold no error, or there was no log file to read at all."""
     t = Text()
     anchor = diagnosis.anchor
     if anchor is None:
-        t.append("No error found in the logs read", "bold green")
+        if logs_read:
+            t.append("No error found in the logs read", "bold green")
+        else:
+            t.append("No log files found in the inputs", "bold yellow")
         return t
     t.append(sanitize(diagnosis.category), "bold magenta")
     code = anchor_code(diagnosis)
@@ -130,7 +134,7 @@ class SidePanel(VerticalScroll):
     def show_pending(self, message: str) -> None:
         self.query_one("#diag-head", Static).update(Text(message, style="bold"))
 
-    def show(self, diagnosis: Diagnosis | None, error: str | None = None) -> None:
+    def show(self, diagnosis: Diagnosis | None, error: str | None = None, logs_read: bool = True) -> None:
         """Verdict first (#11): the one-line verdict, next action, root cause and evidence are
         at the top, where an 80x24 panel shows them without scrolling; then why and how sure,
         the registry text, the candidates and the cascade; missing evidence and ranks last."""
@@ -144,9 +148,9 @@ class SidePanel(VerticalScroll):
             body.update(Text(""))
             return
         anchor = diagnosis.anchor
-        t = verdict_text(diagnosis)
+        t = verdict_text(diagnosis, logs_read)
         t.append("\n")
-        if diagnosis.summary:
+        if diagnosis.summary and logs_read:
             t.append(_short(_summary_message(diagnosis.summary), 220) + "\n")
         if diagnosis.next_actions:
             t.append("\nNext action\n", "bold underline")

@@ -15,14 +15,15 @@ from npudiag_tui.tui.lines import sanitize
 from npudiag_tui.tui.widgets.side_panel import verdict_text
 
 
-def bar_text(diagnosis: Diagnosis | None, pending: str = "", panel_key: str = "p") -> Text:
+def bar_text(diagnosis: Diagnosis | None, pending: str = "", panel_key: str = "p",
+             logs_read: bool = True) -> Text:
     """The bar's one line (cut by the terminal width; the key hint comes before the action
     text would run out, so it is on screen at 80 columns)."""
     t = Text(overflow="ellipsis", end="")
     if diagnosis is None:
         t.append(pending or "Diagnosing…", "bold")
         return t
-    t.append_text(verdict_text(diagnosis))
+    t.append_text(verdict_text(diagnosis, logs_read))
     t.append(f"  [{panel_key}: details]", "dim")
     if diagnosis.anchor is not None and diagnosis.next_actions:
         t.append("  Next: ", "bold green")
@@ -49,8 +50,8 @@ class VerdictBar(Widget):
     def render(self) -> Text:
         return self._text
 
-    def show(self, diagnosis: Diagnosis | None, error: str | None = None) -> None:
-        self._text = bar_text(diagnosis, sanitize(error or "") or "Diagnosis unavailable")
+    def show(self, diagnosis: Diagnosis | None, error: str | None = None, logs_read: bool = True) -> None:
+        self._text = bar_text(diagnosis, sanitize(error or "") or "Diagnosis unavailable", logs_read=logs_read)
         self.refresh(layout=True)
 
     def set_pending(self, message: str) -> None:

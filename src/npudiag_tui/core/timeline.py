@@ -33,7 +33,7 @@ import os
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from npudiag_tui.core.formats.timestamps import TS6_HEAD, TS6_SECOND_US, ts6_head_us
 
@@ -93,6 +93,7 @@ class Timeline:
         self._next: dict[int, int] = {f: 0 for f in self.file_ids}  # consumed per file
         self._last_key: dict[int, int] = {}  # source id -> last key (inheritance across chain)
         self._samples = array("q")  # key of every _SAMPLE-th merged position
+        self._top: dict[int, int] = {}  # source id -> last merged key (build(until=...) resumes)
         self.complete = mode == "concat"
         # own stamps of the selected lines, from the scan that chose them (-1 = none); dropped
         # once the merge is complete
@@ -346,8 +347,14 @@ class Timeline:
                 for first, keys in self._key_batches(fid, start, stop, src_id):
                     yield fid, first, keys
 
-    def build(self, progress: Progress | None = None, cancelled: Cancelled | None = None) -> bool:
+    def build(self, progress: Progress | None = None, cancelled: Cancelled | None = None,
+              until: int | None = None) -> bool:
         """Merge everything not merged yet; resumable. Returns True when complete.
+
+        `until`: merge only the lines whose key is below it and stop there (a selection
+        scanned forward in time, `core.window.ScanningSelection`: the lines chosen so far are
+        all below it, so the merged prefix is already the final order). Returns True when
+        that prefix is merged.
 
         A batched merge: every source contributes a batch of keys; all lines up to a mark that
         no source can still undercut (the earliest of each source's next-512th key) are
@@ -362,9 +369,12 @@ class Timeline:
         if self.mode == "concat":
             self.complete = True
             return True
-        for fid in self.file_ids:
-            if self.ws.times.is_console(fid):
-                self._order_console(fid, cancelled)
+        consoles = [fid for fid in self.file_ids if self.ws.times.is_console(fid)]
+        for fid in consoles:
+            self._order_console(fid, cancelled)
+        if any(fid not in self._inv for fid in consoles):  # cut short: nothing merged yet
+            self.complete = False
+            return False
         by_source: dict[int, list[int]] = {}
         for fid in self.file_ids:
             src = self.ws.source_of_file(fid)
@@ -373,10 +383,10 @@ class Timeline:
                  for sid, fids in by_source.items()]
         # per source: [feed, file_id, first count, keys, position in keys, running max]
         heads: list[list] = []
-        for feed in feeds:
+        for sid, feed in zip(by_source, feeds):
             got = next(feed, None)
             if got is not None:
-                heads.append([feed, got[0], got[1], got[2], 0, _clamp(got[2], _NEG)])
+                heads.append([feed, got[0], got[1], got[2], 0, _clamp(got[2], self._top.get(sid, _NEG)), sid])
         total = self.total
         done = len(self.files)
         reported = done
@@ -388,18 +398,23 @@ class Timeline:
             # (ending it at the batches' last keys let one sparse source, e.g. a run log whose
             # 512 lines span the whole job, pull every other source's lines into one window)
             mark = min(h[3][min(h[4] + _KEY_BATCH, len(h[3])) - 1] for h in heads)
+            capped = until is not None and mark >= until - 1
+            if capped:
+                mark = until - 1  # type: ignore[operator]
             w_keys: list[int] = []
             w_fids: list[int] = []
             w_counts: list[int] = []
             for h in list(heads):
                 while True:
-                    feed, fid, first, keys, at, top = h
+                    feed, fid, first, keys, at, top, sid = h
                     end = bisect_right(keys, mark, at)
                     if end > at:
                         w_keys.extend(keys[at:end])
                         w_fids.extend([fid] * (end - at))
                         w_counts.extend(range(first + at, first + end))
                         h[4] = end
+                        if until is not None:  # where a later call resumes this source
+                            self._top[sid] = keys[end - 1]
                     if end < len(keys):
                         break
                     got = next(feed, None)
@@ -408,6 +423,8 @@ class Timeline:
                         break
                     h[1], h[2], h[3], h[4], h[5] = got[0], got[1], got[2], 0, _clamp(got[2], top)
             if not w_keys:
+                if capped:
+                    break
                 continue
             order = sorted(range(len(w_keys)), key=w_keys.__getitem__)  # stable
             base = len(files_a)
@@ -434,12 +451,24 @@ class Timeline:
                 progress(now, max(total, now))
             if cancelled is not None and cancelled():
                 self.complete = False
+                if until is not None:
+                    self._resume_keys(by_source)
                 return False
         if progress is not None:
             progress(len(files_a), max(total, len(files_a)))
+        if until is not None:
+            self._resume_keys(by_source)
+            return True
         self.complete = True
         self._sel_times.clear()
         return True
+
+    def _resume_keys(self, sources: Iterable[int]) -> None:
+        """After a `build(until=...)`: the read-ahead past the cut set the inherited keys too
+        far; a later call resumes from what was merged (a stampless line after the cut takes
+        the key of the line before it)."""
+        for sid in sources:
+            self._last_key[sid] = self._top.get(sid, _NEG)
 
     def _order_console(self, fid: int, cancelled: Cancelled | None) -> None:
         """Put a console file's lines (its chosen lines in a selection) in time order.
@@ -450,7 +479,10 @@ class Timeline:
         channel without any stamp keeps the key of the line above it. Lines that arrive later
         (live tail) are appended in file order, as they arrive.
         """
+        wanted = self.ws.indexes[fid].line_count
         chans = self.ws.times.channels(fid, cancelled)
+        if chans.lines < wanted and cancelled is not None and cancelled():
+            return  # cut short: order it on the next build (an unreadable file: what was read)
         inv = self._inv.get(fid)
         if inv is None:
             base = self._sel.get(fid)
@@ -517,7 +549,8 @@ class Timeline:
 def scan_matching_lines(index, pattern: "re.Pattern[bytes] | None", cancelled: Cancelled | None = None,
                         predicate: Callable[[str], bool] | None = None,
                         limit: int = 5_000_000, start: int = 0, literal: bytes | None = None,
-                        line_start: bool = False, times: array | None = None) -> array:
+                        line_start: bool = False, times: array | None = None,
+                        stop: int | None = None) -> array:
     """Line numbers of `index` whose bytes match `pattern` (and `predicate`, when given).
 
     Reads the file in 4 MiB runs of whole lines with pread and searches each run with one
@@ -533,13 +566,15 @@ def scan_matching_lines(index, pattern: "re.Pattern[bytes] | None", cancelled: C
 
     `times`, when given, receives each returned line's own stamp (-1 = none) while its bytes
     are at hand, so a Timeline over the selection need not read the lines again.
+
+    `stop` ends the scan before that line (a scan that goes forward a time step at a time).
     """
     out = array("I")
-    n = index.line_count
+    n = index.line_count if stop is None else min(stop, index.line_count)
     if start >= n:
         return out
     pos = index.line_start(start)
-    end = max(index.size, index.indexed)
+    end = max(index.size, index.indexed) if n >= index.line_count else index.line_start(n)
     line = start
     try:
         fd = os.open(index.path, os.O_RDONLY)

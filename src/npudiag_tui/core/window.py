@@ -22,12 +22,14 @@ cached a page at a time. Pure Python: no Textual, no rich.
 from __future__ import annotations
 
 import heapq
+import re
 import threading
+from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from npudiag_tui.core.timeline import Timeline
+from npudiag_tui.core.timeline import Timeline, scan_matching_lines
 from npudiag_tui.core.timemodel import first_line_of_block
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -359,3 +361,126 @@ class WindowTimeline:
             if best_ref is None:
                 return None
             return self.position_of(*best_ref)
+
+
+Chooser = Callable[[int], "tuple[re.Pattern[bytes], Callable[[str], bool] | None, bool] | None"]
+_STEP_BLOCKS = 64  # a time step ends where the slowest file's next 64 blocks (4 MiB) begin
+
+
+class ScanningSelection(Timeline):
+    """A filtered merge (a filter, the HCCL view) whose rows are in their final order from the
+    first step: the chosen lines are found forward in time, a step at a time.
+
+    Each step picks a time T a few MiB ahead in the file that lags most, scans every file up
+    to its first line stamped at or after T (the block index finds it), and merges what it
+    chose below T (`Timeline.build(until=T)`): no line found later can sort before those. So the
+    first rows are on screen after one step, not after a pass over every file, and `advance`
+    reports the bytes scanned for progress. Console files (small) are chosen whole first:
+    their lines are put in their rank channels' time order (`Timeline._order_console`).
+
+    `chooser(file_id)` gives (bytes regex, exact predicate or None, line-start regex) for a
+    file whose lines are chosen, or None for a file shown whole.
+    """
+
+    def __init__(self, ws: "Workspace", file_ids: Sequence[int], chooser: Chooser,
+                 step_blocks: int = _STEP_BLOCKS) -> None:
+        self.step_blocks = step_blocks
+        self._choose = {f: chooser(f) for f in file_ids}
+        selection = {f: (None if c is None else array("I")) for f, c in self._choose.items()}
+        super().__init__(ws, file_ids, selection, mode="merge", scanned={})
+        self.frontier = _NEG
+        self.lock = threading.RLock()
+        self._started = False
+        # plog/device files step forward in time; console files are chosen whole at the start
+        self._feeds = {f: _PlogFeed(ws, f) for f in self.file_ids if not ws.times.is_console(f)}
+
+    @property
+    def scanning(self) -> bool:
+        return not self.complete
+
+    def _at(self, fid: int) -> int:
+        """Lines of the file taken so far: scanned (chosen lines) or merged (a whole file)."""
+        return self.scanned.get(fid, 0) if self._choose.get(fid) is not None else self._next.get(fid, 0)
+
+    def bytes_scanned(self) -> tuple[int, int]:
+        """(bytes of the plog/device files taken so far, their size): the progress of the scan."""
+        done = total = 0
+        for f in self._feeds:
+            idx = self.ws.indexes[f]
+            total += idx.indexed
+            got = self._at(f)
+            done += idx.indexed if got >= idx.line_count else (idx.line_start(got) if got else 0)
+        return done, total
+
+    def _scan(self, fid: int, stop: int, cancelled) -> bool:
+        """Choose the file's lines from where its scan stopped up to line `stop`."""
+        pattern, predicate, line_start = self._choose[fid]  # type: ignore[misc]
+        start = self.scanned.get(fid, 0)
+        if stop <= start:
+            self.scanned[fid] = max(start, stop)
+            return True
+        times = array("q")
+        hit = [False]  # a scan cut short returns what it found: keep none of it
+
+        def latch() -> bool:
+            hit[0] = hit[0] or (cancelled is not None and cancelled())
+            return hit[0]
+
+        lines = scan_matching_lines(self.ws.indexes[fid], pattern, latch, predicate, start=start,
+                                    line_start=line_start, times=times, stop=stop)
+        if hit[0]:
+            return False
+        self.extend_selection(fid, lines, times if len(times) == len(lines) else None, stop)
+        return True
+
+    def _next_frontier(self) -> int:
+        """A time a few MiB ahead of the file whose scan lags most (or past every line)."""
+        best = _BIG
+        for f in self._feeds:
+            idx = self.ws.indexes[f]
+            at = self._at(f)
+            if at >= idx.line_count:
+                continue
+            nb = len(idx.nl_before)
+            k = idx.block_of_line(at) + self.step_blocks
+            # a block after the frontier (a clock that steps back must not make steps of 1 µs)
+            while k < nb and (idx.block_first_time(k) < 0 or idx.block_first_time(k) <= self.frontier):
+                k += 1
+            if k < nb:
+                best = min(best, idx.block_first_time(k))
+        return max(best, self.frontier + 1)
+
+    def advance(self, cancelled=None) -> bool:
+        """One step: scan up to the next time and merge what was chosen below it; True when
+        every file is scanned to its end and merged (then `complete`)."""
+        with self.lock:
+            if self.complete:
+                return True
+            if not self._started:
+                for f, c in self._choose.items():
+                    if c is not None and f not in self._feeds:  # console: whole, then time order
+                        if not self._scan(f, self.ws.indexes[f].line_count, cancelled):
+                            return False
+                self._started = True
+            t = self._next_frontier()
+            for f, feed in self._feeds.items():
+                if self._choose.get(f) is None:
+                    continue  # a whole file: build(until=t) takes its lines below t
+                stop = self.ws.indexes[f].line_count if t >= _BIG else feed.before(t)
+                if not self._scan(f, stop, cancelled):
+                    return False
+            if t >= _BIG:
+                return self.build(cancelled=cancelled)
+            if not self.build(cancelled=cancelled, until=t):
+                return False
+            self.frontier = t
+            return False
+
+    def run(self, progress: Callable[[int, int], None] | None = None, cancelled=None) -> bool:
+        """Advance until complete (a worker's loop); False when cancelled."""
+        while not self.advance(cancelled):
+            if cancelled is not None and cancelled():
+                return False
+            if progress is not None:
+                progress(*self.bytes_scanned())
+        return True

@@ -27,19 +27,20 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from npudiag_tui.core.formats.console import console_rank
-from npudiag_tui.core.formats.levels import line_level, prefilter
 from npudiag_tui.core.formats.text import visible
 from npudiag_tui.core.formats.timestamps import format_us
-from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent, Level, LineRef, Stream
+from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent, Level, LineRef
+from npudiag_tui.core import views
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
-from npudiag_tui.core.window import WindowTimeline
+from npudiag_tui.core.views import PANES, STREAM_PANE as _STREAM_PANE, FilterSpec
+from npudiag_tui.core.window import ScanningSelection, WindowTimeline
 from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.commands import palette_commands
 from npudiag_tui.tui.messages import (
-    DiagnosisReady, IndexDone, IndexProgress, LinesAppended, MarksReady, SearchDone, SourceProgress, SourceReady,
+    DiagnosisReady, IndexDone, IndexProgress, LinesAppended, MarksReady, SearchDone, SourceGrew, SourceProgress,
+    SourceReady,
 )
-from npudiag_tui.tui.screens.filter import FilterScreen, FilterSpec
+from npudiag_tui.tui.screens.filter import FilterScreen
 from npudiag_tui.tui.screens.help import HelpScreen
 from npudiag_tui.tui.screens.ranks import RankScreen
 from npudiag_tui.tui.widgets.key_bar import KeyBar
@@ -48,32 +49,6 @@ from npudiag_tui.tui.widgets.side_panel import SidePanel
 from npudiag_tui.tui.widgets.status_bar import StatusBar
 from npudiag_tui.tui.widgets.verdict_bar import VerdictBar
 from npudiag_tui.tui.pane_layout import plan as pane_plan
-
-PANES: list[tuple[str, str]] = [("console", "console"), ("plog", "plog"), ("hccl", "HCCL"), ("device", "device")]
-_PANE_STREAMS = {
-    "console": {Stream.STDOUT},
-    "plog": {Stream.PLOG},
-    "hccl": {Stream.PLOG, Stream.DEVICE},
-    "device": {Stream.DEVICE},
-    "merged": {Stream.STDOUT, Stream.PLOG, Stream.DEVICE},
-}
-_STREAM_PANE = {Stream.STDOUT: "console", Stream.PLOG: "plog", Stream.DEVICE: "device"}
-# Plog-grammar patterns start with a literal newline and are searched with
-# `scan_matching_lines(line_start=True)`: the literal prefix lets the regex engine skip at C
-# speed, where `^` with re.M made the HCCL view take 14 s over the 1 GB bench tree.
-HCCL_RE = re.compile(rb"\n\[[A-Z]+\] (?:HCC[LP]\(|OP\([^\n]*Hccl)")
-_MODULE_STR = re.compile(r"^\[[A-Z]+\] ([A-Z][A-Z0-9_]*)\(")
-_EVERY_LINE = re.compile(rb"\n")
-
-
-def _compile_search(term: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
-    """A case-insensitive regex for the term; an invalid regex is searched literally."""
-    try:
-        return re.compile(term, re.I), re.compile(term.encode("utf-8"), re.I | re.M)
-    except (re.error, ValueError):
-        lit = re.escape(term)
-        return re.compile(lit, re.I), re.compile(lit.encode("utf-8"), re.I | re.M)
-
 
 class NpuDiagApp(App[int]):
     """Interactive explorer over one opened set of Ascend logs."""
@@ -286,31 +261,10 @@ class NpuDiagApp(App[int]):
         return views[0] if views else None
 
     def pane_files(self, pane: str) -> list[int]:
-        streams = _PANE_STREAMS[pane]
-        ranks = self.spec.ranks
-        out = []
-        for src in self.ws.sources:
-            if src.stream not in streams:
-                continue
-            if pane == "merged":
-                key = _STREAM_PANE[src.stream]
-                if key in self.spec.hidden:
-                    continue
-            if ranks is not None and src.stream is not Stream.STDOUT and src.rank not in ranks:
-                continue
-            out.extend(f.file_id for f in src.files)
-        return out
+        return views.pane_files(self.ws, pane, self.spec)
 
     def _needs_selection(self, pane: str, spec: FilterSpec | None = None) -> bool:
-        """Whether the pane shows chosen lines rather than whole files."""
-        spec = spec or self.spec
-        return pane == "hccl" or spec.line_filter or (spec.ranks is not None and pane in ("console", "merged"))
-
-    @staticmethod
-    def _filters_file(pane: str, stream: Stream, spec: FilterSpec) -> bool:
-        """Whether the file's lines are chosen one by one; the rank filter alone picks whole
-        plog/device files (by their rank) and only console lines one by one."""
-        return pane == "hccl" or spec.line_filter or stream is Stream.STDOUT
+        return views.needs_selection(pane, spec or self.spec)
 
     def _apply_standin_sources(self) -> None:
         """Cheap sources right away: concatenated files (no merge yet), empty for filtered panes."""
@@ -324,13 +278,7 @@ class NpuDiagApp(App[int]):
                 view.set_status("" if self.indexed else "indexing…")
 
     def _whole_files(self, fids: list[int]) -> "Timeline | WindowTimeline":
-        """Whole files in time order: one source is its own order; several are merged a window
-        at a time from the block index once it is built (core.window), no full merge. While
-        the index pass runs, the files one after another stand in."""
-        tl = Timeline(self.ws, fids)
-        if tl.mode != "merge":
-            return tl
-        return WindowTimeline(self.ws, fids) if self.indexed else Timeline(self.ws, fids, mode="concat")
+        return views.whole_files(self.ws, fids, self.indexed)
 
     def _update_pane_visibility(self) -> None:
         for key, _ in PANES:
@@ -459,111 +407,52 @@ class NpuDiagApp(App[int]):
         self._build(["merged"], generation, spec)
 
     def _build(self, panes: list[str], generation: int, spec: FilterSpec) -> None:
+        """Build the panes' sources in turn. A filtered pane is scanned forward in time
+        (core.window.ScanningSelection): it is shown after its first step and grows in order,
+        with progress, instead of after a pass over every file."""
         worker = get_current_worker()
         cancelled = lambda: self._should_stop(worker)  # noqa: E731
         for pane in panes:
             if cancelled():
                 return
-            fids = self.pane_files(pane)
+            fids = self.pane_files(pane) if spec == self.spec else views.pane_files(self.ws, pane, spec)
             label = dict(PANES).get(pane, pane)
-            if self._needs_selection(pane, spec):
-                selection: dict[int, array | None] = {}
-                times: dict[int, array] = {}
-                scanned: dict[int, int] = {}
-                for k, fid in enumerate(fids):
-                    if cancelled():
-                        return
-                    src = self.ws.source_of_file(fid)
-                    if not self._filters_file(pane, src.stream, spec):
-                        selection[fid] = None
-                        continue
-                    pattern, predicate, line_start = self._line_filter(pane, src.stream, spec)
-                    times[fid] = array("q")
-                    scanned[fid] = self.ws.indexes[fid].line_count
-                    selection[fid] = scan_matching_lines(self.ws.indexes[fid], pattern, cancelled, predicate,
-                                                         line_start=line_start, times=times[fid])
-                    self.post_message(SourceProgress(label, k + 1, len(fids)))
-                tl = Timeline(self.ws, fids, selection, selection_times=times, scanned=scanned)
+            if views.needs_selection(pane, spec):
+                tl: Timeline | WindowTimeline = views.chosen_lines(self.ws, pane, fids, spec)
+                if not self._scan_forward(pane, tl, generation, label, cancelled):
+                    return
             else:
                 tl = self._whole_files(fids)
-            if tl.mode == "merge":
-                ok = tl.build(lambda d, t: self.post_message(SourceProgress(label, d, t)), cancelled)
-                if not ok:
+                if tl.mode == "merge" and not tl.build(lambda d, t: self.post_message(SourceProgress(label, d, t)),
+                                                       cancelled):
                     return
             self.post_message(SourceReady(pane, tl, generation))
         self.post_message(SourceProgress("", 0, 0))
 
-    def _line_filter(self, pane: str, stream: Stream, spec: FilterSpec
-                     ) -> tuple[re.Pattern[bytes], Callable[[str], bool] | None, bool]:
-        """(bytes prefilter regex, exact predicate on the decoded line or None, whether the
-        regex is a line-start one) for one file. The text regex, else the first other filter,
-        provides the prefilter; the other filters are checked exactly on its hits."""
-        checks: list[Callable[[str], bool]] = []
-        pattern: re.Pattern[bytes] | None = None
-        line_start = False
-        if spec.regex:
-            try:
-                pattern = re.compile(spec.regex.encode("utf-8"), re.M)
-            except re.error:
-                pattern = re.compile(re.escape(spec.regex).encode("utf-8"), re.M)
-        if pane == "hccl" and pattern is None:
-            pattern, line_start = HCCL_RE, True
-        elif pane == "hccl":
-            checks.append(lambda s: HCCL_RE.match(b"\n" + s[:2000].encode("utf-8", "replace")) is not None)
-        if spec.module:
-            mod = spec.module
-            checks.append(lambda s: (m := _MODULE_STR.match(s)) is not None and m.group(1) == mod)
-            if pattern is None:
-                pattern = re.compile(rb"\n\[[A-Z]+\] " + re.escape(mod.encode()) + rb"\(")
-                line_start = True
-        if spec.ranks is not None and stream is Stream.STDOUT:
-            ranks = spec.ranks  # a console line is hidden only when it names another rank
-            checks.append(lambda s: (r := console_rank(s)) is None or r in ranks)
-        if spec.min_level:
-            lvl = spec.min_level
-            checks.append(lambda s: line_level(s, stream) >= lvl)
-            if pattern is None:
-                pattern, line_start = prefilter(stream, Level(lvl))
-        if pattern is None:
-            pattern, line_start = _EVERY_LINE, True
-        if not checks:
-            return pattern, None, line_start
-        return pattern, (lambda s: all(c(s) for c in checks)), line_start
+    def _scan_forward(self, pane: str, tl: ScanningSelection, generation: int, label: str,
+                      cancelled: Callable[[], bool]) -> bool:
+        """Advance the scan, showing its rows as they are merged (a few times a second)."""
+        last = 0.0
+        while not tl.advance(cancelled):
+            if cancelled():
+                return False
+            now = time.monotonic()
+            if now - last > 0.15:
+                last = now
+                done, total = tl.bytes_scanned()
+                self.post_message(SourceProgress(f"scanning {label}", done, max(total, 1)))
+                self.post_message(SourceGrew(pane, tl, generation))
+        return True
 
     @work(thread=True, exclusive=False, group="marks", exit_on_error=False, name="marks")
-    def marks_worker(self, file_ids: list[int] | None = None) -> None:
-        """Find warning and error lines (C-speed prefilter, exact level on the hits).
-
-        Incremental per file: only lines after the last scanned one are read, so the live tail
-        can call it for the files that grew.
-        """
+    def marks_worker(self, scanned: dict[int, int], file_ids: list[int] | None = None) -> None:
+        """Find warning and error lines (core.views.level_marks) after `scanned[file]`;
+        incremental per file, so the live tail can call it for the files that grew."""
         worker = get_current_worker()
-        found: dict[int, tuple[int, list[tuple[int, int]]]] = {}
-        wanted = set(file_ids) if file_ids is not None else None
-        for src in self.ws.sources:
-            pattern, line_start = prefilter(src.stream, Level.WARNING)
-            stream = src.stream
-            for f in src.files:
-                if wanted is not None and f.file_id not in wanted:
-                    continue
-                if worker.is_cancelled:
-                    return
-                idx = self.ws.indexes[f.file_id]
-                start = self._marks_scanned.get(f.file_id, 0)
-                end = idx.line_count
-                levels: list[int] = []
-
-                def keep(text: str, levels: list[int] = levels, stream: Stream = stream) -> bool:
-                    lvl = int(line_level(text, stream))
-                    if lvl >= Level.WARNING:
-                        levels.append(lvl)
-                        return True
-                    return False
-
-                lines = scan_matching_lines(idx, pattern, lambda: self._should_stop(worker), keep, start=start,
-                                            line_start=line_start)
-                found[f.file_id] = (end, list(zip(lines, levels)))
-        self.post_message(MarksReady(found))
+        found = views.level_marks(self.ws, scanned, set(file_ids) if file_ids is not None else None,
+                                  lambda: self._should_stop(worker))
+        if found is not None:
+            self.post_message(MarksReady(found))
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
     def search_worker(self, pattern: re.Pattern[bytes], generation: int, literal: bytes | None = None) -> None:
@@ -667,7 +556,7 @@ class NpuDiagApp(App[int]):
         if self._live:
             self._start_live()
         if start_marks:
-            self.marks_worker()
+            self.marks_worker(dict(self._marks_scanned))
         if rebuild:
             self._pending_sources = max(self._pending_sources - 1, 0)
             self._rebuild_sources()
@@ -682,6 +571,21 @@ class NpuDiagApp(App[int]):
             return
         bar.set_progress(message.done, message.total, f"building {message.label}")
 
+    def on_source_grew(self, message: SourceGrew) -> None:
+        """A filtered pane's scan merged more rows (in their final order): show them; a pane
+        the user is not in follows the focused pane's moment."""
+        if message.generation != self.generation:
+            return
+        view = self.view(message.pane)
+        if view.timeline is not message.timeline:
+            view.set_source(message.timeline, keep=True)
+            view.set_status("scanning…")
+        else:
+            view.refresh_count()
+        focused = self.focused_view()
+        if focused is not None and focused is not view and view.display and focused.count and view.count:
+            self._align(view, focused)
+
     def on_source_ready(self, message: SourceReady) -> None:
         if message.generation != self.generation:
             return
@@ -689,6 +593,10 @@ class NpuDiagApp(App[int]):
         view = self.view(message.pane)
         view.set_source(message.timeline, keep=True)
         view.set_status("")
+        grown = {f for f in message.timeline.file_ids if f in message.timeline.scanned
+                 and self.ws.indexes[f].line_count > message.timeline.scanned[f]}
+        if grown:  # lines appended while the scan ran (its growth was left to it): take them
+            self._grow_timeline(message.pane, message.timeline, grown)
         view.anchor_refs = self._anchor_refs()
         self._relayout()  # a pane built empty shrinks to its title
         focused = self.focused_view()
@@ -724,38 +632,25 @@ class NpuDiagApp(App[int]):
         if self.indexed and self._built_files != len(self.ws.files):
             self._rebuild_sources()  # new files (live): every pane that should show them
         if self._marks_ready:
-            self.marks_worker(sorted(grown))
+            self.marks_worker(dict(self._marks_scanned), sorted(grown))
         for v in self.views() + [self.view("merged")]:
             tl = v.timeline
             if grown & set(tl.file_ids):
-                if tl.selection is not None:
-                    self._extend_selection(v.pane, tl, grown)
-                if tl.mode == "merge":
-                    tl.build()
+                if not getattr(tl, "scanning", False):  # a scan in progress reaches the end itself
+                    self._grow_timeline(v.pane, tl, grown)
                 v.invalidate_marks()
                 v.refresh_count()
                 if self.following:
                     v.set_cursor(v.count - 1)
         self._update_status()
 
-    def _extend_selection(self, pane: str, tl: Timeline, grown: set[int]) -> None:
-        """Choose the new lines of grown files with the filter the pane was built with (the
-        spec changes rebuild the panes, so the current one is it)."""
-        for fid in sorted(grown & set(tl.file_ids)):
-            if fid not in tl.scanned:
-                continue  # a whole file in this view (rank filter): build() takes its new lines
-            idx = self.ws.indexes[fid]
-            end = idx.line_count
-            start = tl.scanned[fid]
-            if end <= start:
-                continue
-            pattern, predicate, line_start = self._line_filter(pane, self.ws.source_of_file(fid).stream, self.spec)
-            times = array("q")
-            lines = scan_matching_lines(idx, pattern, None, predicate, start=start, line_start=line_start,
-                                        times=times)
-            keep = [k for k, n in enumerate(lines) if n < end]  # the file may grow during the scan
-            tl.extend_selection(fid, array("I", (lines[k] for k in keep)),
-                                array("q", (times[k] for k in keep)) if len(times) == len(lines) else None, end)
+    def _grow_timeline(self, pane: str, tl: "Timeline | WindowTimeline", grown: set[int]) -> None:
+        """Take the new lines of grown files: chosen with the filter the pane was built with
+        (the spec changes rebuild the panes, so the current one is it), merged at the end."""
+        if tl.selection is not None:
+            views.choose_new_lines(self.ws, pane, tl, grown, self.spec)
+        if tl.mode == "merge":
+            tl.build()
 
     # ------------------------------------------------------------------ anchor and cascade
     def anchor_event(self) -> ErrorEvent | None:
@@ -953,10 +848,7 @@ class NpuDiagApp(App[int]):
             return self._level_marks
         if self._scan_marks is not None and self.indexed:
             return self._scan_marks
-        out = []
-        for scan in self.ws.scans:
-            for h in list(scan.hits):
-                out.append((h.file_id, h.line, int(line_level(h.text, scan.stream))))
+        out = views.scan_level_marks(self.ws)
         if self.indexed:  # the scan is complete: keep its marks until the worker's arrive
             self._scan_marks = out
         return out
@@ -1093,7 +985,7 @@ class NpuDiagApp(App[int]):
                 v.clear_caches()
             self._update_status()
             return
-        str_re, bytes_re = _compile_search(term)
+        str_re, bytes_re = views.compile_search(term)
         for v in self.views() + [self.view("merged")]:
             v.search_re = str_re
             v.clear_caches()

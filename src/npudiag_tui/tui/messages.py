@@ -80,3 +80,12 @@ class MarksReady(Message):
     """Warning/error lines per file for e/E/w/W (see `LevelMarks`)."""
 
     marks: LevelMarks
+
+
+@dataclass
+class SourceGrew(Message):
+    """A filtered pane's forward scan merged more rows, in their final order (more follow)."""
+
+    pane: str
+    timeline: Timeline
+    generation: int

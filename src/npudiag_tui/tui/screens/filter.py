@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,36 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from npudiag_tui.core.model import Level
-
-
-@dataclass
-class FilterSpec:
-    """What the panes show. Empty means everything."""
-
-    min_level: int = 0
-    ranks: frozenset[int] | None = None
-    module: str = ""
-    regex: str = ""
-    hidden: frozenset[str] = field(default_factory=frozenset)
-
-    @property
-    def line_filter(self) -> bool:
-        """True when lines inside a pane are filtered (not just which panes/ranks are shown)."""
-        return bool(self.min_level or self.module or self.regex)
-
-    def describe(self) -> str:
-        parts = []
-        if self.min_level:
-            parts.append(f"level>={Level(self.min_level).name.lower()}")
-        if self.hidden:
-            parts.append("hide " + ",".join(sorted(self.hidden)))
-        if self.ranks is not None:
-            parts.append("ranks " + ",".join(map(str, sorted(self.ranks))))
-        if self.module:
-            parts.append(f"module={self.module}")
-        if self.regex:
-            parts.append(f"/{self.regex}/")
-        return " ".join(parts)
+from npudiag_tui.core.views import FilterSpec
 
 
 def parse_ranks(text: str) -> frozenset[int] | None:

@@ -1,0 +1,225 @@
+"""What a pane shows, decided without a terminal: its files, its filter, its timeline, its marks.
+
+The TUI is glue over these functions (docs/architecture.md, "Layers"): a pane's files follow
+from its streams and the filter; a filter compiles to a C-speed bytes prefilter plus an exact
+check on the decoded line; whole files are served a window at a time (`core.window`), chosen
+lines by a scan that goes forward in time (`ScanningSelection`). Pure Python: no Textual, no rich.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from npudiag_tui.core.formats.console import console_rank
+from npudiag_tui.core.formats.levels import line_level, prefilter
+from npudiag_tui.core.model import Level, Stream
+from npudiag_tui.core.timeline import Cancelled, Timeline, scan_matching_lines
+from npudiag_tui.core.window import ScanningSelection, WindowTimeline
+
+if TYPE_CHECKING:  # pragma: no cover
+    from npudiag_tui.core.workspace import Workspace
+
+PANES: list[tuple[str, str]] = [("console", "console"), ("plog", "plog"), ("hccl", "HCCL"), ("device", "device")]
+PANE_STREAMS = {
+    "console": {Stream.STDOUT},
+    "plog": {Stream.PLOG},
+    "hccl": {Stream.PLOG, Stream.DEVICE},
+    "device": {Stream.DEVICE},
+    "merged": {Stream.STDOUT, Stream.PLOG, Stream.DEVICE},
+}
+STREAM_PANE = {Stream.STDOUT: "console", Stream.PLOG: "plog", Stream.DEVICE: "device"}
+# Plog-grammar patterns start with a literal newline and are searched with
+# `scan_matching_lines(line_start=True)`: the literal prefix lets the regex engine skip at C
+# speed, where `^` with re.M made the HCCL view take 14 s over the 1 GB bench tree.
+HCCL_RE = re.compile(rb"\n\[[A-Z]+\] (?:HCC[LP]\(|OP\([^\n]*Hccl)")
+_MODULE_STR = re.compile(r"^\[[A-Z]+\] ([A-Z][A-Z0-9_]*)\(")
+_EVERY_LINE = re.compile(rb"\n")
+
+LineFilter = tuple[re.Pattern[bytes], Callable[[str], bool] | None, bool]
+
+
+@dataclass
+class FilterSpec:
+    """What the panes show. Empty means everything."""
+
+    min_level: int = 0
+    ranks: frozenset[int] | None = None
+    module: str = ""
+    regex: str = ""
+    hidden: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def line_filter(self) -> bool:
+        """True when lines inside a pane are filtered (not just which panes/ranks are shown)."""
+        return bool(self.min_level or self.module or self.regex)
+
+    def describe(self) -> str:
+        parts = []
+        if self.min_level:
+            parts.append(f"level>={Level(self.min_level).name.lower()}")
+        if self.hidden:
+            parts.append("hide " + ",".join(sorted(self.hidden)))
+        if self.ranks is not None:
+            parts.append("ranks " + ",".join(map(str, sorted(self.ranks))))
+        if self.module:
+            parts.append(f"module={self.module}")
+        if self.regex:
+            parts.append(f"/{self.regex}/")
+        return " ".join(parts)
+
+
+def compile_search(term: str) -> tuple[re.Pattern[str], re.Pattern[bytes]]:
+    """A case-insensitive regex for the term; an invalid regex is searched literally."""
+    try:
+        return re.compile(term, re.I), re.compile(term.encode("utf-8"), re.I | re.M)
+    except (re.error, ValueError):
+        lit = re.escape(term)
+        return re.compile(lit, re.I), re.compile(lit.encode("utf-8"), re.I | re.M)
+
+
+def pane_files(ws: "Workspace", pane: str, spec: FilterSpec) -> list[int]:
+    """The files a pane shows: its streams, minus hidden panes (merged) and other ranks."""
+    streams = PANE_STREAMS[pane]
+    out = []
+    for src in ws.sources:
+        if src.stream not in streams:
+            continue
+        if pane == "merged" and STREAM_PANE[src.stream] in spec.hidden:
+            continue
+        if spec.ranks is not None and src.stream is not Stream.STDOUT and src.rank not in spec.ranks:
+            continue
+        out.extend(f.file_id for f in src.files)
+    return out
+
+
+def needs_selection(pane: str, spec: FilterSpec) -> bool:
+    """Whether the pane shows chosen lines rather than whole files."""
+    return pane == "hccl" or spec.line_filter or (spec.ranks is not None and pane in ("console", "merged"))
+
+
+def filters_file(pane: str, stream: Stream, spec: FilterSpec) -> bool:
+    """Whether the file's lines are chosen one by one; the rank filter alone picks whole
+    plog/device files (by their rank) and only console lines one by one."""
+    return pane == "hccl" or spec.line_filter or stream is Stream.STDOUT
+
+
+def line_filter(pane: str, stream: Stream, spec: FilterSpec) -> LineFilter:
+    """(bytes prefilter regex, exact predicate on the decoded line or None, whether the
+    regex is a line-start one) for one file. The text regex, else the first other filter,
+    provides the prefilter; the other filters are checked exactly on its hits."""
+    checks: list[Callable[[str], bool]] = []
+    pattern: re.Pattern[bytes] | None = None
+    line_start = False
+    if spec.regex:
+        try:
+            pattern = re.compile(spec.regex.encode("utf-8"), re.M)
+        except re.error:
+            pattern = re.compile(re.escape(spec.regex).encode("utf-8"), re.M)
+    if pane == "hccl" and pattern is None:
+        pattern, line_start = HCCL_RE, True
+    elif pane == "hccl":
+        checks.append(lambda s: HCCL_RE.match(b"\n" + s[:2000].encode("utf-8", "replace")) is not None)
+    if spec.module:
+        mod = spec.module
+        checks.append(lambda s: (m := _MODULE_STR.match(s)) is not None and m.group(1) == mod)
+        if pattern is None:
+            pattern = re.compile(rb"\n\[[A-Z]+\] " + re.escape(mod.encode()) + rb"\(")
+            line_start = True
+    if spec.ranks is not None and stream is Stream.STDOUT:
+        ranks = spec.ranks  # a console line is hidden only when it names another rank
+        checks.append(lambda s: (r := console_rank(s)) is None or r in ranks)
+    if spec.min_level:
+        lvl = spec.min_level
+        checks.append(lambda s: line_level(s, stream) >= lvl)
+        if pattern is None:
+            pattern, line_start = prefilter(stream, Level(lvl))
+    if pattern is None:
+        pattern, line_start = _EVERY_LINE, True
+    if not checks:
+        return pattern, None, line_start
+    return pattern, (lambda s: all(c(s) for c in checks)), line_start
+
+
+def whole_files(ws: "Workspace", fids: Sequence[int], indexed: bool) -> "Timeline | WindowTimeline":
+    """Whole files in time order: one source is its own order; several are merged a window
+    at a time from the block index once it is built (core.window), no full merge. While
+    the index pass runs, the files one after another stand in."""
+    tl = Timeline(ws, fids)
+    if tl.mode != "merge":
+        return tl
+    return WindowTimeline(ws, fids) if indexed else Timeline(ws, fids, mode="concat")
+
+
+def chosen_lines(ws: "Workspace", pane: str, fids: Sequence[int], spec: FilterSpec) -> ScanningSelection:
+    """A filtered pane (a filter, the HCCL view): its lines chosen by a scan forward in time;
+    `advance()` / `run()` it in a worker, its rows are in order from the first step."""
+
+    def chooser(fid: int) -> LineFilter | None:
+        stream = ws.source_of_file(fid).stream
+        return line_filter(pane, stream, spec) if filters_file(pane, stream, spec) else None
+
+    return ScanningSelection(ws, fids, chooser)
+
+
+def choose_new_lines(ws: "Workspace", pane: str, tl: Timeline, grown: set[int], spec: FilterSpec) -> None:
+    """Choose the new lines of grown files (live tail) with the filter the pane was built
+    with, and hand them to the timeline; `tl.build()` then merges them at its end."""
+    for fid in sorted(grown & set(tl.file_ids)):
+        if fid not in tl.scanned:
+            continue  # a whole file in this view (rank filter): build() takes its new lines
+        idx = ws.indexes[fid]
+        end = idx.line_count
+        start = tl.scanned[fid]
+        if end <= start:
+            continue
+        pattern, predicate, line_start = line_filter(pane, ws.source_of_file(fid).stream, spec)
+        times = array("q")
+        lines = scan_matching_lines(idx, pattern, None, predicate, start=start, line_start=line_start,
+                                    times=times, stop=end)
+        tl.extend_selection(fid, lines, times if len(times) == len(lines) else None, end)
+
+
+LevelMarks = dict[int, tuple[int, list[tuple[int, int]]]]
+
+
+def level_marks(ws: "Workspace", scanned: dict[int, int], file_ids: set[int] | None = None,
+                cancelled: Cancelled | None = None) -> LevelMarks | None:
+    """Warning and error lines per file (C-speed prefilter, exact level on the hits), from the
+    line after `scanned[file]` on: file id -> (lines scanned to, [(line, level)]). None when
+    cancelled. Incremental, so the live tail asks only for the files that grew."""
+    found: LevelMarks = {}
+    for src in ws.sources:
+        pattern, line_start = prefilter(src.stream, Level.WARNING)
+        stream = src.stream
+        for f in src.files:
+            if file_ids is not None and f.file_id not in file_ids:
+                continue
+            if cancelled is not None and cancelled():
+                return None
+            idx = ws.indexes[f.file_id]
+            end = idx.line_count
+            levels: list[int] = []
+
+            def keep(text: str, levels: list[int] = levels, stream: Stream = stream) -> bool:
+                lvl = int(line_level(text, stream))
+                if lvl >= Level.WARNING:
+                    levels.append(lvl)
+                    return True
+                return False
+
+            lines = scan_matching_lines(idx, pattern, cancelled, keep, start=scanned.get(f.file_id, 0),
+                                        line_start=line_start, stop=end)
+            found[f.file_id] = (end, list(zip(lines, levels)))
+    return found
+
+
+def scan_level_marks(ws: "Workspace") -> list[tuple[int, int, int]]:
+    """(file, line, level) of the engine's scan hits: the level marks until `level_marks` ran."""
+    out = []
+    for scan in ws.scans:
+        for h in list(scan.hits):
+            out.append((h.file_id, h.line, int(line_level(h.text, scan.stream))))
+    return out

@@ -1,0 +1,133 @@
+"""core.views: filters and the HCCL view scanned forward in time equal the full selection merge,
+and show rows before the scan has read every file."""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from test_window import fixture_ws, generated  # noqa: F401  (the same trees: fixtures and generated)
+
+from npudiag_tui.core import views
+from npudiag_tui.core.model import Level, Stream
+from npudiag_tui.core.timeline import Timeline, scan_matching_lines
+from npudiag_tui.core.views import FilterSpec
+from npudiag_tui.core.workspace import Workspace
+
+
+def full_merge(ws: Workspace, pane: str, fids: list[int], spec: FilterSpec) -> list[tuple[int, int]]:
+    """The reference: every file scanned whole, then one full merge of the selection."""
+    selection: dict[int, array | None] = {}
+    for fid in fids:
+        stream = ws.source_of_file(fid).stream
+        if not views.filters_file(pane, stream, spec):
+            selection[fid] = None
+            continue
+        pattern, predicate, line_start = views.line_filter(pane, stream, spec)
+        selection[fid] = scan_matching_lines(ws.indexes[fid], pattern, None, predicate, line_start=line_start)
+    tl = Timeline(ws, fids, selection)
+    assert tl.build()
+    return [tl.at(i) for i in range(len(tl))]
+
+
+CASES = [
+    ("hccl", FilterSpec()),
+    ("plog", FilterSpec(min_level=int(Level.WARNING))),
+    ("merged", FilterSpec(min_level=int(Level.ERROR))),
+    ("merged", FilterSpec(module="HCCL")),
+    ("merged", FilterSpec(regex=r"step [0-9]*5\b|heartbeat")),
+    ("merged", FilterSpec(ranks=frozenset({1}))),
+    ("console", FilterSpec(ranks=frozenset({0, 2}))),
+]
+
+
+@pytest.mark.parametrize("which", ["fixture", "generated"])
+@pytest.mark.parametrize("pane,spec", CASES, ids=[f"{p}-{s.describe() or 'all'}" for p, s in CASES])
+def test_forward_scan_equals_the_full_merge(which, pane, spec, generated):
+    ws = fixture_ws() if which == "fixture" else generated
+    fids = views.pane_files(ws, pane, spec)
+    want = full_merge(ws, pane, fids, spec)
+    tl = views.chosen_lines(ws, pane, fids, spec)
+    tl.step_blocks = 1  # many steps on a small tree
+    seen = []
+    while not tl.advance():
+        got = [tl.at(i) for i in range(len(tl))]
+        assert got == want[: len(got)]  # every step's rows are already in their final order
+        seen.append(len(got))
+    assert tl.complete and not tl.scanning
+    assert [tl.at(i) for i in range(len(tl))] == want
+    if which == "generated" and pane != "console":
+        assert len(seen) > 3 and any(0 < n < len(want) for n in seen)  # rows before the scan ended
+    times = [tl.time_at(i) for i in range(len(tl))]
+    if pane != "console":  # console lines keep their channel's order; plog lines their stamps
+        known = [t for t in times if t is not None]
+        assert all(b >= a for a, b in zip(known, known[1:]))
+    for i in range(0, len(tl), max(len(tl) // 50, 1)):
+        assert tl.position_of(*tl.at(i)) == i
+
+
+def test_progress_reaches_every_byte(generated):
+    ws = generated
+    fids = views.pane_files(ws, "hccl", FilterSpec())
+    tl = views.chosen_lines(ws, "hccl", fids, FilterSpec())
+    tl.step_blocks = 2
+    reports = []
+    assert tl.run(lambda d, t: reports.append((d, t)))
+    assert reports and all(a[0] <= b[0] for a, b in zip(reports, reports[1:]))
+    total = sum(ws.indexes[f].indexed for f in fids if not ws.times.is_console(f))
+    assert tl.bytes_scanned() == (total, total)
+
+
+def test_a_cancelled_scan_resumes_where_it_stopped(generated):
+    ws = generated
+    spec = FilterSpec(min_level=int(Level.WARNING))
+    fids = views.pane_files(ws, "merged", spec)
+    want = full_merge(ws, "merged", fids, spec)
+    tl = views.chosen_lines(ws, "merged", fids, spec)
+    tl.step_blocks = 1
+    calls = [0]
+
+    def cancel_every_third() -> bool:
+        calls[0] += 1
+        return calls[0] % 3 == 0
+
+    for _ in range(10_000):
+        if tl.advance(cancel_every_third):
+            break
+    assert tl.complete
+    assert [tl.at(i) for i in range(len(tl))] == want
+
+
+def test_new_lines_of_a_grown_file_are_chosen_at_the_end(tmp_path):
+    plog = tmp_path / "log" / "debug" / "plog"
+    plog.mkdir(parents=True)
+    a = plog / "plog-1_20260101100000000.log"
+    b = plog / "plog-2_20260101100000000.log"
+    a.write_text("[ERROR] GE(1,python):2026-01-01-10:00:01.000.000 [a.cc:1]1 F:a1\n"
+                 "[INFO] GE(1,python):2026-01-01-10:00:02.000.000 [a.cc:1]1 F:a2\n")
+    b.write_text("[ERROR] GE(2,python):2026-01-01-10:00:03.000.000 [a.cc:1]2 F:b3\n")
+    ws = Workspace.open([str(tmp_path / "log")], [], [])
+    ws.index()
+    spec = FilterSpec(min_level=int(Level.ERROR))
+    tl = views.chosen_lines(ws, "plog", [0, 1], spec)
+    assert tl.run()
+    assert [tl.at(i) for i in range(len(tl))] == [(0, 0), (1, 0)]
+    with open(a, "a") as fh:
+        fh.write("[ERROR] GE(1,python):2026-01-01-10:00:04.000.000 [a.cc:1]1 F:a4\n"
+                 "[INFO] GE(1,python):2026-01-01-10:00:05.000.000 [a.cc:1]1 F:a5\n")
+    ws.grow_file(0)
+    views.choose_new_lines(ws, "plog", tl, {0}, spec)
+    tl.build()
+    assert [tl.at(i) for i in range(len(tl))] == [(0, 0), (1, 0), (0, 2)]
+
+
+def test_level_marks_are_incremental(generated):
+    ws = generated
+    first = views.level_marks(ws, {})
+    assert first is not None
+    again = views.level_marks(ws, {f: end for f, (end, _) in first.items()})
+    assert again is not None and all(not items for _, items in again.values())
+    errors = {(f, ln) for f, (_, items) in first.items() for ln, lvl in items if lvl >= Level.ERROR}
+    assert errors >= {(h.file_id, h.line) for s in ws.scans for h in s.hits
+                      if s.stream is not Stream.STDOUT and h.text.startswith("[ERROR]")}
+    assert views.level_marks(ws, {}, cancelled=lambda: True) is None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CODE_PATTERN
@@ -53,7 +53,17 @@ _CONSOLE_CODE = re.compile(CODE_PATTERN)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
 # glog / c10 lines at level E or F (`E0419 16:59:47.8 …`, `[E806 06:36:53 …`): their level is the
 # letter, and the words may hold no error vocabulary at all (formats.levels reads them the same way)
-_CONSOLE_NATIVE = re.compile(r"\n\[?[EF]\d{3,4} \d\d:\d\d:\d\d")
+_CONSOLE_NATIVE = re.compile(r"[EF]\d{3,4} \d\d:\d\d:\d\d")  # a leading set: the engine skips to E/F
+
+
+def _native_line_starts(text: str) -> Iterator[int]:
+    """Where the lines that open with a glog/c10 E/F stamp start (`E0419 …` or `[E806 …`)."""
+    for m in _CONSOLE_NATIVE.finditer(text):
+        a = m.start()
+        if a > 0 and text[a - 1] == "[":
+            a -= 1
+        if a == 0 or text[a - 1] == "\n":
+            yield a
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 def _prefixed_continuation(line: str) -> bool:
     """An indented line behind a launcher or rank prefix (`[rank0]:`, `(Worker pid=1) ERROR …`):
@@ -166,9 +176,6 @@ class SourceScan:
         text = data.decode("utf-8", "replace")
         if not self.has_info and "INFO" in text:
             self.has_info = True
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
         starts: list[int] = []
         # keys are ASCII: lower the text only where an ASCII letter is (str.lower() makes `İ` two
         # characters, and its offsets would point into the wrong line)
@@ -187,29 +194,32 @@ class SourceScan:
                     b == len(text) or not text[b].isalnum()):
                 starts.append(a)
         starts.extend(m.start() for m in _CONSOLE_FRAME.finditer("\n" + text))  # match start = line start
-        starts.extend(m.start() for m in _CONSOLE_NATIVE.finditer("\n" + text))
+        starts.extend(_native_line_starts(text))
         starts.sort()
-        kept: list[int] = []
+        kept: list[tuple[int, int]] = []  # (line, offset where it starts): lines are cut out only here
         pos = line = 0
         last = -1
         for start in starts:
             line += text.count("\n", pos, start)
             pos = start
             if line != last:
-                kept.append(line)
+                kept.append((line, text.rfind("\n", 0, start) + 1))
                 last = line
         out = self.hits
         prev = -10
-        total = len(lines)
-        for i in kept:
+        size = len(text)
+        for i, s in kept:
             if i <= prev:
                 continue
             j = i
-            while j < total:
-                probe = lines[j][:MAX_HIT_CHARS]
+            while s < size:
+                e = text.find("\n", s)
+                e = size if e < 0 else e
+                probe = text[s: min(e, s + MAX_HIT_CHARS)]
                 if j != i and not (probe[:1] in (" ", "\t") and probe.strip()) and not _prefixed_continuation(probe):
                     break
                 if len(out) < self.max_hits:
                     out.append(LineHit(file_id, first_line + j, probe.rstrip("\r")))
                 prev = j
                 j += 1
+                s = e + 1

@@ -131,3 +131,23 @@ def test_level_marks_are_incremental(generated):
     assert errors >= {(h.file_id, h.line) for s in ws.scans for h in s.hits
                       if s.stream is not Stream.STDOUT and h.text.startswith("[ERROR]")}
     assert views.level_marks(ws, {}, cancelled=lambda: True) is None
+
+
+def test_time_axis_places_the_thumb_by_time(generated):
+    ws = generated
+    fids = [f.file_id for f in ws.files]
+    tl = views.whole_files(ws, fids, indexed=True)
+    axis = views.TimeAxis(tl)
+    first, last = axis.span()
+    times = [tl.time_at(i) for i in range(len(tl))]
+    known = [t for t in times if t is not None]
+    assert (first, last) == (known[0], known[-1])
+    assert axis.position_at(0.0) == 0 and axis.position_at(1.0) == len(tl) - 1
+    for fraction in (0.25, 0.5, 0.9):
+        pos = axis.position_at(fraction)
+        moment = first + int(fraction * (last - first))
+        assert times[pos] is not None and times[pos] >= moment  # the first line at that moment
+        assert all(t is None or t < moment for t in times[:pos])
+        assert abs(axis.fraction_of(pos) - fraction) < 0.05
+    # lines are not even in time on this tree: by time and by line disagree somewhere
+    assert any(abs(axis.position_at(f / 10) - f * len(tl) // 10) > len(tl) // 20 for f in range(1, 10))

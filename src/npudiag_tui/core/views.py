@@ -223,3 +223,49 @@ def scan_level_marks(ws: "Workspace") -> list[tuple[int, int, int]]:
         for h in list(scan.hits):
             out.append((h.file_id, h.line, int(line_level(h.text, scan.stream))))
     return out
+
+
+class TimeAxis:
+    """A merged view's scrollbar by time, not by line: the thumb sits at the cursor's moment
+    between the first and the last line's time, and dragging it to a fraction goes to that
+    moment. Lines are far from even in time (a chatty plog hour against a quiet console day),
+    so a line scrollbar puts the middle of the job nowhere near its middle. Two bisects per
+    answer; the span is read again when the timeline grows."""
+
+    def __init__(self, timeline: "Timeline | WindowTimeline") -> None:
+        self.timeline = timeline
+        self._span: tuple[int, int, int] | None = None  # (line count, first time, last time)
+
+    def span(self) -> tuple[int, int] | None:
+        """(first time, last time) of the view, or None without two distinct known times."""
+        n = len(self.timeline)
+        if n == 0:
+            return None
+        if self._span is None or self._span[0] != n:
+            first = next((t for t in (self.timeline.time_at(i) for i in range(min(n, 64))) if t is not None), None)
+            last = next((t for t in (self.timeline.time_at(i) for i in range(n - 1, max(n - 65, -1), -1))
+                         if t is not None), None)
+            if first is None or last is None or last <= first:
+                return None
+            self._span = (n, first, last)
+        return self._span[1], self._span[2]
+
+    def fraction_of(self, position: int) -> float | None:
+        """Where the line's moment lies between the first and the last time, 0..1."""
+        span = self.span()
+        if span is None or not 0 <= position < len(self.timeline):
+            return None
+        t = self.timeline.time_at(position)
+        if t is None:
+            return None
+        return min(max((t - span[0]) / (span[1] - span[0]), 0.0), 1.0)
+
+    def position_at(self, fraction: float) -> int | None:
+        """The first line at the moment that fraction of the way through the view's time."""
+        span = self.span()
+        if span is None:
+            return None
+        if fraction >= 1.0:
+            return len(self.timeline) - 1
+        t = span[0] + int(max(fraction, 0.0) * (span[1] - span[0]))
+        return self.timeline.position_at_time(t)

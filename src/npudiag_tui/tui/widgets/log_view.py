@@ -21,10 +21,12 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollTo
 from textual.strip import Strip
 
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline
+from npudiag_tui.core.views import TimeAxis
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.index import UnreadableFile
 from npudiag_tui.tui.lines import sanitize
@@ -132,6 +134,7 @@ class LogView(ScrollView, can_focus=True):
         self.title = title
         self.merged = merged
         self.timeline: Timeline = Timeline(ws, [])
+        self.axis: TimeAxis | None = None  # the merged view's scrollbar goes by time
         self.cursor = 0
         self._centered = False
         self._want: tuple[tuple[int, int] | None, int | None] | None = None
@@ -162,6 +165,7 @@ class LogView(ScrollView, can_focus=True):
         if keep and ref is None and self._want is not None:
             ref, when = self._want
         self.timeline = timeline
+        self.axis = TimeAxis(timeline) if self.merged else None
         pids = {self.ws.source_of_file(f).pid for f in getattr(timeline, "file_ids", [])}
         self.show_pid = len(pids) > 1 and not self.merged
         self.clear_caches()
@@ -528,7 +532,27 @@ class LogView(ScrollView, can_focus=True):
     def _sync_scrollbar(self) -> None:
         # a scroll done while the scrollbar was hidden (empty source) leaves its thumb stale
         if self.show_vertical_scrollbar:
-            self.vertical_scrollbar.position = self.scroll_y
+            self.vertical_scrollbar.position = self._thumb(self.scroll_y)
+
+    def _thumb(self, scroll_y: float) -> float:
+        """The scrollbar's position: the top line's moment in the merged view (core.views.TimeAxis)."""
+        fraction = self.axis.fraction_of(int(scroll_y)) if self.axis is not None else None
+        return scroll_y if fraction is None else fraction * self.max_scroll_y
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self.axis is not None and self.show_vertical_scrollbar:
+            self.vertical_scrollbar.position = self._thumb(new_value)
+
+    def _on_scroll_to(self, message: ScrollTo) -> None:
+        """A drag of the merged view's scrollbar goes to the moment under the thumb."""
+        if self.axis is None or message.y is None or not self.max_scroll_y:
+            return  # Widget's own handler scrolls by line
+        message.prevent_default()
+        message.stop()
+        pos = self.axis.position_at(message.y / self.max_scroll_y)
+        if pos is not None:
+            self.scroll_to(y=pos, animate=False, immediate=True, force=True)
 
     def on_resize(self) -> None:
         # a jump centres the cursor; keep it centred when the layout settles or changes

@@ -100,6 +100,8 @@ async def main() -> None:
     await scene("candidate-walk", paths, stdout, ["o", "o"], toasts=True)
     await scene("help", paths, stdout, ["question_mark"], size=(100, 32))
     await scene("small-80x24", paths, stdout, [], size=(80, 24))
+    # compact lines (time once, level tag, module, message) with the verdict and next action
+    await scene("compact-lines-120x40", paths, stdout, [], size=(120, 40))
     await cluster_scene()
 
 

@@ -31,7 +31,7 @@ from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.index import UnreadableFile
 from npudiag_tui.tui.lines import sanitize
 from npudiag_tui.tui.widgets.compact import compact, compact_text, console_text
-from npudiag_tui.tui.widgets.palette import MIN_CONTRAST, contrast, readable, solid, text_style
+from npudiag_tui.tui.widgets.palette import MIN_CONTRAST, legible, readable, solid, text_style
 
 if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.workspace import Workspace
@@ -89,17 +89,17 @@ class LogView(ScrollView, can_focus=True):
         border-top: solid $panel-lighten-2;
         border-title-color: $text-muted;
         &:focus { border-top: solid $accent; border-title-color: $text; border-title-style: bold; }
-        & > .log-view--cursor { background: $foreground 12%; }
+        & > .log-view--cursor { background: $foreground 10%; }
         & > .log-view--cursor-blur { background: $foreground 6%; }
-        & > .log-view--error { color: $error; }
-        & > .log-view--warning { color: $warning; }
+        & > .log-view--error { color: $text-error; }
+        & > .log-view--warning { color: $text-warning; }
         & > .log-view--debug { color: auto 62%; }
         & > .log-view--anchor { background: $error 40%; color: $text; text-style: bold; }
         & > .log-view--anchor-cursor { background: $error 60%; color: $text; text-style: bold; }
         & > .log-view--match { background: $warning 85%; color: $background; }
         & > .log-view--gutter { color: auto 70%; }
         & > .log-view--inherited { color: auto 42%; }
-        & > .log-view--module { color: $secondary; }
+        & > .log-view--module { color: $text-secondary; }
         & > .log-view--context { color: auto 62%; }
     }
     """
@@ -352,15 +352,12 @@ class LogView(ScrollView, can_focus=True):
         got = self._palette.get(name)
         if got is None:
             base = self.background_colors[1]
-            fg = solid(self.styles.color, base)
             cs = self.get_component_styles(name)
             bg = solid(cs.background, base) if cs.has_rule("background") and cs.background.a > 0 else None
             under = bg or base
             color = solid(cs.color, under) if cs.has_rule("color") else None
-            if bg is not None:
-                color = readable(color or fg, bg)
-            elif color is not None:
-                color = readable(color, base, 1.6)
+            if color is not None:  # no colour rule: the row's own colours show through
+                color = readable(color, under)
             got = text_style(color, bg) + cs.text_style
             self._palette[name] = got
         return got
@@ -388,7 +385,7 @@ class LogView(ScrollView, can_focus=True):
         if style.color is None or style.color.is_default:
             return None
         fg = Color.from_rich_color(style.color)
-        if contrast(fg, bg) >= minimum:
+        if legible(fg, bg, minimum):
             return None
         return Style(color=bg.get_contrast_text(1.0).rich_color)
 
@@ -513,12 +510,9 @@ class LogView(ScrollView, can_focus=True):
         body = strip.crop(gw + scroll_x, gw + scroll_x + max(width - gw, 0))
         line = Strip.join([gutter, body])
         fill = base
-        minimum = 1.6  # a dimmed part (DEBUG, an estimated time) may recede, not vanish
+        minimum = MIN_CONTRAST  # dimmed parts (DEBUG, an estimated time) recede, never below it
         ref = self.ref_at(i)
-        if ref is not None and ref in self.anchor_refs:
-            minimum = MIN_CONTRAST
         if i == self.cursor:
-            minimum = MIN_CONTRAST
             if ref is not None and ref in self.anchor_refs:
                 cursor_style = self._style("log-view--anchor-cursor")
                 line = Strip(Segment.apply_style(line, post_style=cursor_style), line.cell_length)

@@ -41,9 +41,23 @@ def _luminance(c: Color) -> float:
     return 0.2126 * chan(c.r) + 0.7152 * chan(c.g) + 0.0722 * chan(c.b)
 
 
+MIN_DOWNGRADED = 1.5
+"""Contrast kept after the terminal maps both colours to its 256 or 16 (the palette is coarse)."""
+
+
+def legible(fg: Color, bg: Color, minimum: float = MIN_CONTRAST) -> bool:
+    """Whether `fg` reads on `bg` in truecolor and after a downgrade to 256 and 16 colours."""
+    if contrast(fg, bg) < minimum:
+        return False
+    for system in (ColorSystem.EIGHT_BIT, ColorSystem.STANDARD):
+        if contrast(downgraded(fg.rich_color, system), downgraded(bg.rich_color, system)) < MIN_DOWNGRADED:
+            return False
+    return True
+
+
 def readable(fg: Color, bg: Color, minimum: float = MIN_CONTRAST) -> Color:
     """`fg`, or the background's contrast text when `fg` would be too close to `bg`."""
-    if contrast(fg, bg) >= minimum:
+    if legible(fg, bg, minimum):
         return fg
     return bg.get_contrast_text(1.0)
 

@@ -75,7 +75,7 @@ class NpuDiagApp(App[int]):
         Binding("O", "prev_candidate", "PrevCandidate", show=False, id="prev_candidate",
                 tooltip="previous candidate: a line that lost to the anchor, and why"),
         Binding("slash", "search", "Search", key_display="/", id="search",
-                tooltip="search all panes (regex if valid, else literal; case-insensitive)"),
+                tooltip="search all panes (regex if valid, else literal; smart case: a capital makes it exact)"),
         Binding("n", "next_hit", "Next hit", show=False, id="next_hit", tooltip="next search hit"),
         Binding("N", "prev_hit", "Prev hit", show=False, id="prev_hit", tooltip="previous search hit"),
         Binding("x", "toggle_mark_scope", "Scope", show=False, id="toggle_mark_scope",
@@ -986,12 +986,16 @@ class NpuDiagApp(App[int]):
             self._update_status()
             return
         str_re, bytes_re = views.compile_search(term)
+        # smart case (as the filter's regex): a capital letter makes the search case-sensitive
+        sensitive = any(c.isupper() for c in re.sub(r"\\.", "", term))
+        if sensitive:
+            str_re, bytes_re = re.compile(str_re.pattern), re.compile(bytes_re.pattern, re.M)
         for v in self.views() + [self.view("merged")]:
             v.search_re = str_re
             v.clear_caches()
         self._update_status()
         # plain words: a lower-cased substring search is far faster than re.I over gigabytes
-        literal = None if re.search(r"[\\^$.|?*+()\[\]{}]", term) else term.lower().encode("utf-8")
+        literal = None if sensitive or re.search(r"[\\^$.|?*+()\[\]{}]", term) else term.lower().encode("utf-8")
         self.search_worker(bytes_re, self.search_generation, literal)
 
     def action_next_hit(self) -> None:
@@ -1140,9 +1144,12 @@ class NpuDiagApp(App[int]):
         ref = view.ref_at(view.cursor) if view else None
         if ref is None:
             return
+        from npudiag_tui.tui import clipboard
+
         line = self.ws.indexes[ref[0]].line(ref[1])
-        self.copy_to_clipboard(line)
-        self.notify("line copied", markup=False)
+        self.copy_to_clipboard(line)  # OSC 52: the terminal may or may not take it
+        self.notify(clipboard.copy_notice(clipboard.to_tmux_buffer(line), clipboard.save_line(line)),
+                    markup=False, timeout=6)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

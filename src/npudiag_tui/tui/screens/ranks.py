@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -57,6 +58,9 @@ class RankScreen(ModalScreen["frozenset[int] | None | bool"]):
             self.dismiss(False)
 
     def action_apply(self) -> None:
+        """Enter applies from the list; on a button it presses that button (All, Cancel)."""
+        if isinstance(self.focused, Button):
+            raise SkipAction()
         self.dismiss(self._result())
 
     def action_cancel(self) -> None:

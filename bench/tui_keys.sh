@@ -14,7 +14,7 @@ tmux new -d -s "$session" -x 160 -y 45 "cd '$here' && .venv/bin/npudiag-tui $mod
 # one tmux client per poll and no other process: the poller shares the machine with the app
 for _ in $(seq 1 600); do
   screen=$(tmux capture-pane -p -t "$session" 2>/dev/null)
-  if [[ $screen == *"Category: "[a-z]* ]]; then
+  if [[ $screen == *"First causal error"* ]]; then
     end=$(date +%s.%N)
     echo "first anchored screen: $(echo "$end - $start" | bc) s (target < 2 s)"
     break

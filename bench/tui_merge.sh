@@ -9,7 +9,7 @@ session=npudiag-merge-$$
 start=$(date +%s.%N)
 tmux new -d -s "$session" -x 160 -y 45 "cd '$here' && .venv/bin/npudiag-tui --no-follow '$tree'"
 for _ in $(seq 1 1200); do
-  [[ $(tmux capture-pane -p -t "$session" 2>/dev/null) == *"Category: "[a-z]* ]] && break
+  [[ $(tmux capture-pane -p -t "$session" 2>/dev/null) == *"First causal error"* ]] && break
   read -r -t 0.02 <> <(:) || true
 done
 echo "first anchored screen: $(echo "$(date +%s.%N) - $start" | bc) s"

@@ -269,3 +269,14 @@ class TimeAxis:
             return len(self.timeline) - 1
         t = span[0] + int(max(fraction, 0.0) * (span[1] - span[0]))
         return self.timeline.position_at_time(t)
+
+
+def warm_console_channels(ws: "Workspace", fids: Sequence[int], cancelled: Cancelled | None = None) -> None:
+    """Work out the console files' rank channels (core.timemodel) ahead of the first `m`: the
+    merged view orders a console by them, and on the 1 GB bench tree (a 30k-line console)
+    that pass took 0.6-1.5 s on the way to the merged screen."""
+    for fid in fids:
+        if cancelled is not None and cancelled():
+            return
+        if ws.times.is_console(fid):
+            ws.times.channels(fid, cancelled)

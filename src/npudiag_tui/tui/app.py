@@ -412,6 +412,8 @@ class NpuDiagApp(App[int]):
         with progress, instead of after a pass over every file."""
         worker = get_current_worker()
         cancelled = lambda: self._should_stop(worker)  # noqa: E731
+        # first what `m` needs (it holds the time model's lock: no pause for input inside)
+        views.warm_console_channels(self.ws, views.pane_files(self.ws, "merged", spec), lambda: worker.is_cancelled)
         for pane in panes:
             if cancelled():
                 return
@@ -440,7 +442,7 @@ class NpuDiagApp(App[int]):
             if now - last > 0.15:
                 last = now
                 done, total = tl.bytes_scanned()
-                self.post_message(SourceProgress(f"scanning {label}", done, max(total, 1)))
+                self.post_message(SourceProgress(label, done, max(total, 1)))
                 self.post_message(SourceGrew(pane, tl, generation))
         return True
 

@@ -417,7 +417,7 @@ class NpuDiagApp(App[int]):
         for pane in panes:
             if cancelled():
                 return
-            fids = self.pane_files(pane) if spec == self.spec else views.pane_files(self.ws, pane, spec)
+            fids = views.pane_files(self.ws, pane, spec)  # the spec it was given, not the current one
             label = dict(PANES).get(pane, pane)
             if views.needs_selection(pane, spec):
                 tl: Timeline | WindowTimeline = views.chosen_lines(self.ws, pane, fids, spec)

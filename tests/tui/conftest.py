@@ -39,14 +39,14 @@ def new_app(tree: tuple[Path, Path] | None = None, **kw):
     return NpuDiagApp(paths, stdout, [], **kw)
 
 
-async def settle(pilot, timeout: float = 10.0) -> None:
-    """Wait until indexing, diagnosis and source builds are done, then let the UI catch up."""
+async def settle(pilot, timeout: float = 60.0) -> None:
+    """Wait until indexing, diagnosis and source builds are done, then let the UI catch up.
+    Fails loudly when the app never settles (a generous deadline: CI machines are slow)."""
     app = pilot.app
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while not app.is_settled():
+        assert time.monotonic() < deadline, f"the app did not settle within {timeout:.0f} s"
         await pilot.pause(0.02)
-        if app.is_settled():
-            break
     await pilot.pause()
     await asyncio.sleep(0.02)
     await pilot.pause()

@@ -151,3 +151,25 @@ def test_time_axis_places_the_thumb_by_time(generated):
         assert abs(axis.fraction_of(pos) - fraction) < 0.05
     # lines are not even in time on this tree: by time and by line disagree somewhere
     assert any(abs(axis.position_at(f / 10) - f * len(tl) // 10) > len(tl) // 20 for f in range(1, 10))
+
+
+def test_a_clock_that_steps_back_keeps_the_full_merge_order(tmp_path):
+    plog = tmp_path / "log" / "debug" / "plog"
+    plog.mkdir(parents=True)
+    rows_a, rows_b = [], []
+    for k in range(3000):  # file a's clock jumps back 40 s at line 1500, over several blocks
+        sec = k // 100 if k < 1500 else k // 100 - 40 + 15
+        rows_a.append(f"[INFO] GE(1,python):2026-01-01-10:{sec // 60:02d}:{sec % 60:02d}.{k % 100:03d}.000 "
+                      f"[a.cc:1]1 F:a{k} " + "x" * 60)
+        if k % 7 == 0:
+            rows_a.append("    a continuation line without a stamp")
+        rows_b.append(f"[INFO] GE(2,python):2026-01-01-10:{k // 100 // 60:02d}:{k // 100 % 60:02d}.{k % 100:03d}.500 "
+                      f"[a.cc:1]2 F:b{k} " + "y" * 60)
+    (plog / "plog-1_20260101100000000.log").write_text("\n".join(rows_a) + "\n")
+    (plog / "plog-2_20260101100000000.log").write_text("\n".join(rows_b) + "\n")
+    ws = Workspace.open([str(tmp_path / "log")], [], [])
+    ws.index()
+    full = Timeline(ws, [0, 1])
+    assert full.build()
+    win = views.whole_files(ws, [0, 1], indexed=True)
+    assert [win.at(i) for i in range(len(win))] == [full.at(i) for i in range(len(full))]

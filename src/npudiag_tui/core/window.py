@@ -27,6 +27,8 @@ import threading
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
+from itertools import accumulate
+from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
@@ -39,6 +41,7 @@ _PAGE = 256  # merged rows worked out per page
 _PAGES = 16  # pages kept
 _NEG = -(1 << 62)
 _BIG = 1 << 62
+_MAXES = 512  # blocks whose running stamp maximum a file feed keeps
 
 
 class _PlogFeed:
@@ -47,6 +50,7 @@ class _PlogFeed:
     def __init__(self, ws: "Workspace", fid: int) -> None:
         self.idx = ws.indexes[fid]
         self.chain_key = _NEG
+        self._maxes: dict[int, list[int]] = {}  # block's first line -> running max of its stamps
 
     def count(self) -> int:
         return self.idx.line_count
@@ -79,16 +83,38 @@ class _PlogFeed:
                 lo = mid + 1
         return lo
 
+    def _running_max(self, i: int) -> tuple[int, list[int]]:
+        """(first line of line i's block, running maximum of its lines' own stamps): the first
+        line stamped at or after t is one bisect away (a Python loop over the block's stamps
+        was most of the time of a merged screen). A few hundred blocks are kept."""
+        first, times = self.idx.block_line_times(i)
+        got = self._maxes.get(first)
+        if got is None or len(got) != len(times):
+            got = list(accumulate(times, max))
+            if len(self._maxes) >= _MAXES:
+                self._maxes.clear()
+            self._maxes[first] = got
+        return first, got
+
     def before(self, t: int) -> int:
         """Lines whose key is < t: up to the first line with an own stamp >= t."""
-        idx, n = self.idx, self.count()
+        n = self.count()
         i, _ = self.block_bounds(t)
         while i < n:
-            first, times = idx.block_line_times(i)
-            for j in range(max(i - first, 0), len(times)):
-                if times[j] >= t:
+            first, top = self._running_max(i)
+            j0 = max(i - first, 0)
+            if j0 >= len(top):  # the block ran short (a partial tail)
+                pass
+            elif j0 == 0 or top[j0 - 1] < t:
+                j = bisect_left(top, t, j0)
+                if j < len(top):
                     return first + j
-            i = max(first + len(times), i + 1)
+            else:  # a stamp >= t before line i in its block (a clock that stepped back): walk
+                times = self.idx.block_line_times(i)[1]
+                for k in range(j0, len(times)):
+                    if times[k] >= t:
+                        return first + k
+            i = max(first + len(top), i + 1)
         return n
 
     def keys_from(self, c: int):
@@ -144,6 +170,23 @@ class _ConsoleFeed:
         yield from self.keys[c:]
 
 
+# console orders shared by every merged window of a workspace, per line count: a new window
+# (each `m`, each rank choice) re-sorted a 30k-line console (~0.1 s) on the way to its screen
+_CONSOLE_ORDERS: "WeakKeyDictionary[Workspace, dict[int, tuple[tuple[int, int], _ConsoleFeed]]]" = \
+    WeakKeyDictionary()
+
+
+def console_order(ws: "Workspace", fid: int) -> _ConsoleFeed:
+    """The console file's lines in time order, worked out once per (line count, bytes read)."""
+    idx = ws.indexes[fid]
+    n = (idx.line_count, idx.indexed)
+    per_ws = _CONSOLE_ORDERS.setdefault(ws, {})
+    got = per_ws.get(fid)
+    if got is None or got[0] != n:
+        got = per_ws[fid] = (n, _ConsoleFeed(ws, fid))
+    return got[1]
+
+
 class WindowTimeline:
     """Merged order of whole files, served from the block index (see the module docstring)."""
 
@@ -166,7 +209,7 @@ class WindowTimeline:
         got = self._feeds.get(fid)
         if got is None:
             if self.ws.times.is_console(fid):
-                got = _ConsoleFeed(self.ws, fid)
+                got = console_order(self.ws, fid)
             else:
                 got = _PlogFeed(self.ws, fid)
             self._feeds[fid] = got

@@ -20,7 +20,7 @@ for _ in $(seq 1 3000); do
   screen=$(tmux capture-pane -p -t "$session")
   if [[ $screen == *"merged timeline"* ]]; then
     # clocks of the merged rows (HH:MM:SS.ffffff after the stream/rank column), in order?
-    clocks=$(printf '%s\n' "$screen" | grep -oE '^.[PDC][0-9 ]{3} +~?[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}' | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}')
+    clocks=$(printf '%s\n' "$screen" | grep -oE '^.[PDC][0-9 ]{3} +~?[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3,6}' | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3,6}')
     if [ -n "$clocks" ] && [ "$clocks" = "$(printf '%s\n' "$clocks" | sort)" ]; then
       echo "m -> time-ordered merged screen: $(echo "($(date +%s.%N) - $s) * 1000" | bc | cut -d. -f1) ms ($(printf '%s\n' "$clocks" | wc -l) rows)"
       break

@@ -163,7 +163,9 @@ class NpuDiagApp(App[int]):
             return False
         if not self._marks_ready or self._pending_sources or (self.search_term and self.search_matches is None):
             return False
-        return not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers)
+        # the live watcher's watch worker runs for as long as the app follows: not work to wait for
+        return not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers
+                       if w.group != "watch")
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = True) -> None:

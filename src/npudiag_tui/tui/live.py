@@ -94,53 +94,48 @@ async def watch_paths(roots: list[str], on_batch: Callable[[frozenset[str]], Non
     watched = [(r, True) for r in roots] + [(d, False) for d in (file_dirs or []) if d not in roots]
     while not stop.is_set():
         ids = {p: _identity(p) for p, _ in watched}
-        restart = asyncio.Event()
-        tasks = [asyncio.create_task(_guard(ids, known if force_polling else None, on_batch, stop, restart))]
-        for path, recursive in watched:
-            if ids[path] is not None:
-                tasks.append(asyncio.create_task(_watch_one(path, recursive, on_batch, stop, restart, debounce,
-                                                            step, force_polling, known, scope)))
-        stopper = asyncio.create_task(stop.wait())
+        run_stop = asyncio.Event()  # this round's end: stop, or a watched folder moved
+        relay = asyncio.create_task(_relay(stop, run_stop))
+        guard = asyncio.create_task(_guard(ids, known if force_polling else None, on_batch, run_stop))
+        watchers = [asyncio.create_task(_watch_one(path, recursive, on_batch, run_stop, debounce, step,
+                                                   force_polling, known, scope))
+                    for path, recursive in watched if ids[path] is not None]
         try:
-            # the guard returns when a folder moved (restart); a watcher that fails (inotify
+            # the guard returns when a folder moved (a new round); a watcher that fails (inotify
             # limits) raises to the caller, which falls back to polling
-            await asyncio.wait(set(tasks) | {stopper}, return_when=asyncio.FIRST_COMPLETED)
-            for t in tasks[1:]:
+            await asyncio.wait({relay, guard, *watchers}, return_when=asyncio.FIRST_COMPLETED)
+            for t in watchers:
                 if t.done() and not t.cancelled() and t.exception() is not None:
                     raise t.exception()  # type: ignore[misc]
         finally:
-            restart.set()
-            for t in tasks + [stopper]:
-                t.cancel()
-            await asyncio.gather(*tasks, stopper, return_exceptions=True)
+            # awatch ends by its stop event (its Rust thread checks it); cancelling it instead
+            # would leave that thread waiting for its own timeout
+            run_stop.set()
+            relay.cancel()
+            await asyncio.gather(relay, guard, *watchers, return_exceptions=True)
 
 
-async def _watch_one(path: str, recursive: bool, on_batch: Callable[[frozenset[str]], None], stop: asyncio.Event,
-                     restart: asyncio.Event, debounce: int, step: int, force_polling: bool | None,
+async def _relay(stop: asyncio.Event, run_stop: asyncio.Event) -> None:
+    await stop.wait()
+    run_stop.set()
+
+
+async def _watch_one(path: str, recursive: bool, on_batch: Callable[[frozenset[str]], None],
+                     run_stop: asyncio.Event, debounce: int, step: int, force_polling: bool | None,
                      known: Callable[[], set[str]] | None, scope: Scope | None) -> None:
     from watchfiles import awatch
 
-    either = asyncio.Event()
-    relay = asyncio.create_task(_first_of(stop, restart, either))
     try:
-        async for changes in awatch(path, stop_event=either, watch_filter=make_filter(known, scope),
+        async for changes in awatch(path, stop_event=run_stop, watch_filter=make_filter(known, scope),
                                     debounce=debounce, step=step, recursive=recursive,
                                     force_polling=force_polling, poll_delay_ms=POLL_DELAY_MS):
             on_batch(frozenset(p for _, p in changes))
-    except FileNotFoundError:  # deleted since the guard looked: the guard sees it and restarts
-        await either.wait()
-    finally:
-        relay.cancel()
-
-
-async def _first_of(a: asyncio.Event, b: asyncio.Event, out: asyncio.Event) -> None:
-    await asyncio.wait({asyncio.create_task(a.wait()), asyncio.create_task(b.wait())},
-                       return_when=asyncio.FIRST_COMPLETED)
-    out.set()
+    except FileNotFoundError:  # deleted since the guard looked: the guard sees it, a new round
+        await run_stop.wait()
 
 
 async def _guard(ids: dict[str, tuple[int, int] | None], known: Callable[[], set[str]] | None,
-                 on_batch: Callable[[frozenset[str]], None], stop: asyncio.Event, restart: asyncio.Event) -> None:
+                 on_batch: Callable[[frozenset[str]], None], stop: asyncio.Event) -> None:
     """Returns (so the watch restarts) when a watched folder went away or came back; with
     `known` (polling) it also reports followed files whose size, inode or mtime changed."""
     last: dict[str, tuple[int, int, int] | None] = {}

@@ -78,9 +78,14 @@ async def test_layout_is_chosen_again_on_resize_and_the_raw_line_stays_reachable
         await pilot.press("R")
         await pilot.pause()
         assert raw[:30] in _cursor_row(view)
-        await pilot.press("p")  # the panel the bar points at
+        await pilot.press("p")  # the panel the bar points at: at 80 columns it takes the screen
         await pilot.pause()
-        assert app.query_one("#side").display
+        side = app.query_one("#side")
+        assert side.display and side.size.width >= 70 and not app.query_one("#panes").display
+        assert app.focused is side and "p: back" in str(side.border_title)
+        await pilot.press("p")  # and gives the panes back
+        await pilot.pause()
+        assert not side.display and app.query_one("#panes").display and isinstance(app.focused, LogView)
 
 
 async def test_empty_pane_shrinks_to_its_title(tree):
@@ -163,3 +168,30 @@ async def test_an_input_without_log_files_says_so_not_no_error(tmp_path):
         await pilot.press("a")
         await pilot.pause()
         assert any("no log files found" in str(n.message) for n in app._notifications)
+
+
+async def test_wrap_shows_the_selected_line_whole_and_keeps_the_others_in_place(tmp_path):
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    plog = tmp_path / "ascend" / "log" / "debug" / "plog"
+    plog.mkdir(parents=True)
+    long_tail = " ".join(f"word{k}" for k in range(60)) + " THE-END"
+    (plog / "plog-1_20260101100000000.log").write_text(
+        "[INFO] GE(1,python):2026-01-01-10:00:00.000.000 [a.cc:1]1 F: first\n"
+        f"[ERROR] GE(1,python):2026-01-01-10:00:01.000.000 [a.cc:2]1 F: failed {long_tail}\n"
+        "[INFO] GE(1,python):2026-01-01-10:00:02.000.000 [a.cc:3]1 F: after\n")
+    app = NpuDiagApp([str(tmp_path / "ascend" / "log")], [], [])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        view = app.focused
+        assert isinstance(view, LogView) and view.cursor == 1
+        rows = lambda: [view.render_line(y).text for y in range(12)]  # noqa: E731
+        assert not any("THE-END" in r for r in rows())
+        await pilot.press("z")
+        await pilot.pause()
+        shown = rows()
+        assert any("THE-END" in r for r in shown)  # the whole line, over several rows
+        assert sum("failed" in r for r in shown) == 1 and "after" in "".join(shown)
+        await pilot.press("down")  # the next line: one row again, the wrap follows the cursor
+        await pilot.pause()
+        assert view.cursor == 2 and not any("THE-END" in r for r in rows())

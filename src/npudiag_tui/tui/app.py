@@ -88,6 +88,8 @@ class NpuDiagApp(App[int]):
                 tooltip="pane layout: chosen by width / side by side / stacked"),
         Binding("R", "toggle_raw", "Raw", show=False, id="toggle_raw",
                 tooltip="raw lines as written / compact lines (time, level, module, message)"),
+        Binding("z", "toggle_wrap", "Wrap", show=False, id="toggle_wrap",
+                tooltip="wrap the selected line: show it whole over several rows / one row"),
         Binding("p", "toggle_panel", "Panel", show=False, id="toggle_panel", tooltip="show / hide the side panel"),
         Binding("c", "focus_cascade", "Cascade list", show=False, id="focus_cascade",
                 tooltip="focus the cascade list (enter jumps)"),
@@ -139,6 +141,7 @@ class NpuDiagApp(App[int]):
         self._level_marks: list[tuple[int, int, int]] = []
         self._last_view: LogView | None = None
         self.raw_lines = False
+        self.wrap_selected = False
         self._panel_choice: bool | None = None
         self.marks_in_focused_only = False
         self._hit_order: tuple[int, dict[tuple[int, int], int]] | None = None
@@ -310,7 +313,14 @@ class NpuDiagApp(App[int]):
         except NoMatches:
             return
         side.display = self._panel_wanted()
-        side_cells = (side.outer_size.width or 45) if side.display else 0
+        # below 100 columns the panel would leave the panes ~35 columns: it takes the screen
+        # instead, and p gives the panes back
+        whole = side.display and self.size.width < 100
+        side.set_class(whole, "-whole")
+        side.border_title = "diagnosis · p: back to the logs" if whole else None
+        panes.display = not self.merged_mode and not whole
+        self.view("merged").display = self.merged_mode and not whole
+        side_cells = 45 if side.display and not whole else 0
         shown = [key for key, _ in PANES if self._pane_shown.get(key)]
         listing = [(key, self.view(key).count == 0 and not self.view(key).status) for key in shown]
         plan = pane_plan(self.size.width - side_cells, listing, self.layout_mode)
@@ -318,7 +328,7 @@ class NpuDiagApp(App[int]):
             self.view(key).display = key not in plan.hidden
         panes.styles.grid_size_columns = plan.columns
         panes.styles.grid_rows = " ".join(plan.rows)
-        self.query_one(VerdictBar).display = not side.display or self.size.height < 30
+        self.query_one(VerdictBar).display = not side.display  # the panel starts with the verdict
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._relayout)
@@ -1104,16 +1114,32 @@ class NpuDiagApp(App[int]):
         for v in self.visible_views():
             self.call_after_refresh(v.scroll_cursor_visible, True)
 
+    def _set_line_mode(self, name: str, on: bool, said: str) -> None:
+        """A display mode of every pane's lines (LogView.set_raw / set_wrap), with a notice."""
+        for v in self.views() + [self.view("merged")]:
+            getattr(v, f"set_{name}")(on)
+        self.notify(said, markup=False)
+
     def action_toggle_raw(self) -> None:
         self.raw_lines = not self.raw_lines
-        for v in self.views() + [self.view("merged")]:
-            v.set_raw(self.raw_lines)
-        self.notify("raw lines, as written (R: compact)" if self.raw_lines
-                    else "compact lines: time, level, module, message (R: raw)", markup=False)
+        self._set_line_mode("raw", self.raw_lines, "raw lines, as written (R: compact)" if self.raw_lines
+                            else "compact lines: time, level, module, message (R: raw)")
+
+    def action_toggle_wrap(self) -> None:
+        self.wrap_selected = not self.wrap_selected
+        self._set_line_mode("wrap", self.wrap_selected, "the selected line is shown whole (z: one row)"
+                            if self.wrap_selected else "one row per line (z: wrap the selected line)")
 
     def action_toggle_panel(self) -> None:
-        self._panel_choice = not self.query_one("#side").display
+        side = self.query_one("#side")
+        self._panel_choice = not side.display
         self._relayout()
+        if side.has_class("-whole"):
+            side.focus()  # arrows scroll the verdict, next action, evidence
+        elif self.focused is side or self.focused is None:
+            view = self.focused_view()
+            if view is not None:
+                view.focus()
 
     def action_focus_cascade(self) -> None:
         self._panel_choice = True

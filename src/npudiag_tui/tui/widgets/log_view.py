@@ -149,6 +149,7 @@ class LogView(ScrollView, can_focus=True):
         self.status = ""
         self.border_title = title
         self.raw = False
+        self.wrap = False
         self.show_pid = False
         self._palette: dict[str, Style] = {}
         self._fixes: dict[tuple[Any, Any], Style | None] = {}
@@ -183,7 +184,7 @@ class LogView(ScrollView, can_focus=True):
 
     def refresh_count(self) -> None:
         """Re-read the line count (indexing and live tail make sources grow)."""
-        self.virtual_size = Size(self._gutter_width() + self._max_width, self.count)
+        self.virtual_size = Size(self._gutter_width() + self._max_width, self.count + self._extra_rows())
         self._update_title()
         self.refresh()
 
@@ -285,9 +286,12 @@ class LogView(ScrollView, can_focus=True):
     def set_cursor(self, position: int, *, user: bool = False, center: bool = False) -> None:
         count = self.count
         position = max(0, min(position, count - 1)) if count else 0
+        moved = position != self.cursor
         self.cursor = position
         if count:
             self._want = (self.ref_at(position), self.time_at(position))
+        if self.wrap and moved:  # the wrapped line's rows changed: so did the virtual height
+            self.refresh_count()
         self.scroll_cursor_visible(center)
         self.refresh()
         if user:
@@ -301,8 +305,9 @@ class LogView(ScrollView, can_focus=True):
             self.scroll_to(y=max(0, self.cursor - height // 3), animate=False, immediate=True, force=True)
         elif self.cursor < top:
             self.scroll_to(y=self.cursor, animate=False, immediate=True, force=True)
-        elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True, force=True)
+        elif self.cursor + self._extra_rows() >= top + height:
+            last = self.cursor + min(self._extra_rows(), height - 1)
+            self.scroll_to(y=last - height + 1, animate=False, immediate=True, force=True)
         self.call_after_refresh(self._sync_scrollbar)
 
     def action_cursor_up(self) -> None:
@@ -334,7 +339,7 @@ class LogView(ScrollView, can_focus=True):
         if offset is None:
             return
         self.focus()
-        self.set_cursor(int(self.scroll_y) + offset.y, user=True)
+        self.set_cursor(self._row_line(int(self.scroll_y) + offset.y)[0], user=True)
 
     # ------------------------------------------------------------------ rendering
     def set_raw(self, raw: bool) -> None:
@@ -345,6 +350,50 @@ class LogView(ScrollView, can_focus=True):
             self.clear_caches()
             self.refresh_count()
             self.call_after_refresh(self.scroll_cursor_visible, self._centered)
+
+    WRAP_ROWS = 40
+    """Most rows the selected line takes when wrapped (a 64 KiB line would fill screens)."""
+
+    def set_wrap(self, wrap: bool) -> None:
+        """Show the selected line whole, wrapped over as many rows as it needs (the other
+        lines stay one row each, so a 10M-line pane scrolls as before)."""
+        if wrap != self.wrap:
+            self.wrap = wrap
+            self.refresh_count()
+            self.call_after_refresh(self.scroll_cursor_visible, self._centered)
+
+    def _wrapped(self, i: int) -> list[Strip]:
+        """The rows of line i wrapped to the body width (gutter on the first row only)."""
+        width = max(self.scrollable_content_region.width - self._gutter_width(), 8)
+        key = ("wrap", i, width)
+        got = self._strips.get_item(key)
+        if got is None:
+            text = self._text_of(i)
+            if text is None:
+                return [Strip.blank(0)]
+            console = self.app.console
+            body = text[0].copy()
+            body.no_wrap = False
+            lines = body.wrap(console, width, overflow="fold")[: self.WRAP_ROWS]
+            got = [Strip(list(line.render(console)), line.cell_len) for line in lines] or [Strip.blank(0)]
+            self._strips.put(key, got)
+        return got
+
+    def _extra_rows(self) -> int:
+        if not self.wrap or not self.count or self.size.width == 0:
+            return 0
+        return len(self._wrapped(self.cursor)) - 1
+
+    def _row_line(self, row: int) -> tuple[int, int]:
+        """(line, wrapped part) shown on virtual row `row`: rows above the cursor are lines,
+        the cursor's line takes 1 + extra rows when wrapped, the rest shift down by extra."""
+        extra = self._extra_rows()
+        c = self.cursor
+        if not extra or row <= c:
+            return row, 0
+        if row <= c + extra:
+            return c, row - c
+        return row - extra, 0
 
     def _style(self, name: str) -> Style:
         """The opaque rich Style of a component class (widgets.palette: alpha composited over
@@ -390,7 +439,11 @@ class LogView(ScrollView, can_focus=True):
         return Style(color=bg.get_contrast_text(1.0).rich_color)
 
     def _gutter_width(self) -> int:
-        return 1 + (5 if self.merged else 0) + (17 if self.raw else 13)
+        return 1 + (5 if self.merged else 0) + self._clock_cells() + 2
+
+    def _clock_cells(self) -> int:
+        """HH:MM:SS.ffffff for raw lines, HH:MM:SS.mmm for compact ones."""
+        return 15 if self.raw else 12
 
     def _gutter(self, i: int, fid: int, anchor: bool) -> Text:
         style_g = self._style("log-view--gutter")
@@ -403,9 +456,9 @@ class LogView(ScrollView, can_focus=True):
         # (a Style on our own characters: log text never goes through markup). Compact lines
         # show milliseconds (the raw line keeps the full stamp).
         when = self.ws.times.line_time(fid, self.timeline.at(i)[1])
-        cells = 16 if self.raw else 12
+        cells = self._clock_cells()
         if when.us is None:
-            parts.append(" " * (cells + 1), style_g)
+            parts.append(" " * (cells + 2), style_g)
         else:
             clock = _clock(when.us)[:cells]
             if when.estimated:
@@ -499,16 +552,20 @@ class LogView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        i = scroll_y + y
+        i, part = self._row_line(scroll_y + y)
         width = self.scrollable_content_region.width
         base = self.rich_style
         if i >= self.count:
             return Strip.blank(width, base)
         strip = self._line_strip(i)
         gw = self._gutter_width()
-        gutter = strip.crop(0, gw)
-        body = strip.crop(gw + scroll_x, gw + scroll_x + max(width - gw, 0))
-        line = Strip.join([gutter, body])
+        if self.wrap and i == self.cursor:  # the whole line, no sideways scroll
+            gutter = strip.crop(0, gw) if part == 0 else Strip.blank(gw)
+            line = Strip.join([gutter, self._wrapped(i)[part]])
+        else:
+            gutter = strip.crop(0, gw)
+            body = strip.crop(gw + scroll_x, gw + scroll_x + max(width - gw, 0))
+            line = Strip.join([gutter, body])
         fill = base
         minimum = MIN_CONTRAST  # dimmed parts (DEBUG, an estimated time) recede, never below it
         ref = self.ref_at(i)
@@ -550,6 +607,8 @@ class LogView(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         # a jump centres the cursor; keep it centred when the layout settles or changes
+        if self.wrap:  # the wrapped line's row count follows the width
+            self.refresh_count()
         self.scroll_cursor_visible(self._centered)
 
     def on_focus(self) -> None:

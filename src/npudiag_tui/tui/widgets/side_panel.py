@@ -109,6 +109,7 @@ class SidePanel(VerticalScroll):
         & > #candidates { margin-bottom: 1; }
         & > #cascade { height: auto; max-height: 16; border: none; background: $panel; padding: 0; }
         & > #diag-body { margin-top: 1; }
+        &.-whole { width: 1fr; border-left: none; border-top: solid $accent; border-title-color: $text; }
     }
     """
 

@@ -195,3 +195,37 @@ async def test_wrap_shows_the_selected_line_whole_and_keeps_the_others_in_place(
         await pilot.press("down")  # the next line: one row again, the wrap follows the cursor
         await pilot.pause()
         assert view.cursor == 2 and not any("THE-END" in r for r in rows())
+
+
+async def test_a_running_search_shows_progress_and_escape_stops_it(monkeypatch):
+    import asyncio
+    import time
+    from array import array
+
+    import npudiag_tui.tui.app as app_module
+
+    def endless(idx, pattern, cancelled=None, *args, **kw):  # a search over a huge tree
+        while not cancelled():
+            time.sleep(0.01)
+        return array("I")
+
+    app = new_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(app_module, "scan_matching_lines", endless)
+        await pilot.press("slash", *"never", "enter")
+        busy = app.query_one("#status-busy")
+        deadline = time.monotonic() + 10
+        while "searching /never" not in busy.render().plain:
+            assert time.monotonic() < deadline, "no search progress shown"
+            await asyncio.sleep(0.02)
+        assert "searching…" in app.query_one("#status-text").render().plain
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.search_matches == {}
+        assert any("stopped" in str(n.message) for n in app._notifications)
+        await pilot.press("j")  # keys still work
+        deadline = time.monotonic() + 10
+        while any(w.group == "search" and w.is_running for w in app.workers):
+            assert time.monotonic() < deadline, "the search worker did not stop"
+            await asyncio.sleep(0.02)

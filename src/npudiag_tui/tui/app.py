@@ -474,17 +474,23 @@ class NpuDiagApp(App[int]):
         matches: dict[int, array] = {}
         truncated = False
         budget = 2_000_000
+        total = sum(f.size for f in self.ws.files) or 1
+        done = 0
+        label = "/" + self.search_term
         for idx in self.ws.indexes:
             if worker.is_cancelled:
                 return
+            self.post_message(SourceProgress(label, done, total))  # Escape stops it (action_close_search)
             got = scan_matching_lines(idx, pattern, lambda: self._should_stop(worker), limit=budget,
                                       literal=literal)
+            done += self.ws.files[idx.file_id].size
             budget -= len(got)
             if got:
                 matches[idx.file_id] = got
             if budget <= 0:
                 truncated = True
                 break
+        self.post_message(SourceProgress("", 0, 0))
         self.post_message(SearchDone(matches, generation, truncated))
 
     @on(Worker.StateChanged)
@@ -583,7 +589,8 @@ class NpuDiagApp(App[int]):
         if not message.label:
             bar.set_progress(None)
             return
-        bar.set_progress(message.done, message.total, f"building {message.label}")
+        verb = "searching" if message.label.startswith("/") else "building"
+        bar.set_progress(message.done, message.total, f"{verb} {message.label}")
 
     def on_source_grew(self, message: SourceGrew) -> None:
         """A filtered pane's scan merged more rows (in their final order): show them; a pane
@@ -973,7 +980,15 @@ class NpuDiagApp(App[int]):
         box.focus()
 
     def action_close_search(self) -> None:
+        """Escape: closes the search box, else stops a search still running."""
         box = self.query_one("#search", Input)
+        if not box.display and self.search_term and self.search_matches is None:
+            self.workers.cancel_group(self, "search")
+            self.search_matches = {}
+            self.query_one(StatusBar).set_progress(None)
+            self.notify(f"search /{self.search_term} stopped", markup=False)
+            self._update_status()
+            return
         if box.display:
             box.display = False
             view = self.focused_view() or (self.visible_views() or [None])[0]

@@ -817,18 +817,18 @@ class NpuDiagApp(App[int]):
         when = self.ws.times.line_time(*ref) if ref is not None else None
         if when is not None and when.us is not None:
             text.append(f"{'~' if when.estimated else ''}{format_us(when.us)} ", "cyan")
-        if ref is not None:
-            text.append(f"{visible(self.ws.files[ref[0]].display)}:{ref[1] + 1}", "dim")
-        if self.spec.describe():
-            text.append(f"  filter: {visible(self.spec.describe())}", "yellow")
+        # short facts first, the file path last: a narrow terminal cuts the end of the line
         if self.search_term:
-            text.append(f"  /{visible(self.search_term)}", "magenta")
-            text.append(f" {self._hit_position(ref)}", "magenta")
+            text.append(f"/{visible(self.search_term)} {self._hit_position(ref)}  ", "magenta")
         entries = self.cascade_entries() if self.diagnosis is not None else []
         if entries and self.cascade_index >= 0:
-            text.append(f"  cascade {min(self.cascade_index, len(entries) - 1) + 1}/{len(entries)}", "yellow")
+            text.append(f"cascade {min(self.cascade_index, len(entries) - 1) + 1}/{len(entries)}  ", "yellow")
         if self.marks_in_focused_only:
-            text.append("  e/w/n: this pane", "dim")
+            text.append("e/w/n: this pane  ", "dim")
+        if self.spec.describe():
+            text.append(f"filter: {visible(self.spec.describe())}  ", "yellow")
+        if ref is not None:
+            text.append(f"{visible(self.ws.files[ref[0]].display)}:{ref[1] + 1}", "dim")
         bar.set_text(text)
 
     _HIT_ORDER_CAP = 5000  # hits put in time order for `hit k/N` (each needs the line's time)

@@ -31,6 +31,7 @@ from itertools import accumulate
 from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
+from npudiag_tui.core.index import BLOCK
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
 from npudiag_tui.core.timemodel import first_line_of_block
 
@@ -41,7 +42,7 @@ _PAGE = 256  # merged rows worked out per page
 _PAGES = 16  # pages kept
 _NEG = -(1 << 62)
 _BIG = 1 << 62
-_MAXES = 512  # blocks whose running stamp maximum a file feed keeps
+_MAXES = 64  # blocks whose running stamp maximum a file feed keeps (8 bytes a line)
 
 
 class _PlogFeed:
@@ -50,7 +51,7 @@ class _PlogFeed:
     def __init__(self, ws: "Workspace", fid: int) -> None:
         self.idx = ws.indexes[fid]
         self.chain_key = _NEG
-        self._maxes: dict[int, list[int]] = {}  # block's first line -> running max of its stamps
+        self._maxes: dict[int, array] = {}  # block's first line -> running max of its stamps
 
     def count(self) -> int:
         return self.idx.line_count
@@ -83,14 +84,14 @@ class _PlogFeed:
                 lo = mid + 1
         return lo
 
-    def _running_max(self, i: int) -> tuple[int, list[int]]:
+    def _running_max(self, i: int) -> tuple[int, array]:
         """(first line of line i's block, running maximum of its lines' own stamps): the first
         line stamped at or after t is one bisect away (a Python loop over the block's stamps
         was most of the time of a merged screen). A few hundred blocks are kept."""
         first, times = self.idx.block_line_times(i)
         got = self._maxes.get(first)
         if got is None or len(got) != len(times):
-            got = list(accumulate(times, max))
+            got = array("q", accumulate(times, max))
             if len(self._maxes) >= _MAXES:
                 self._maxes.clear()
             self._maxes[first] = got
@@ -451,8 +452,8 @@ class ScanningSelection(Timeline):
         for f in self._feeds:
             idx = self.ws.indexes[f]
             total += idx.indexed
-            got = self._at(f)
-            done += idx.indexed if got >= idx.line_count else (idx.line_start(got) if got else 0)
+            got = self._at(f)  # to the block (a line's offset reads the block: 73-300 reads a tick)
+            done += idx.indexed if got >= idx.line_count else min(idx.block_of_line(got) * BLOCK, idx.indexed)
         return done, total
 
     def _scan(self, fid: int, stop: int, cancelled) -> bool:

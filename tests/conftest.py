@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+
+# Ray reads this once, at import: its single-machine mode keeps every node address on loopback
+# (tests/test_ray_cluster.py), whichever test imports Ray first.
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
 CORPUS = Path(__file__).resolve().parent / "corpus"

@@ -71,16 +71,31 @@ def ray_cluster():
             os.environ[LOOPBACK_ENV] = before
 
 
+def _free_ports(*names: str) -> dict[str, int]:
+    """A free loopback port for each of Ray's fixed-default ports: two clusters on one machine
+    (another test run) must not meet on the default GCS port and wait on each other."""
+    ports = {}
+    for name in names:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports[name] = s.getsockname()[1]
+    return ports
+
+
 def _cluster():
     ray = pytest.importorskip("ray")
     from ray.cluster_utils import Cluster
 
     loopback = {"num_cpus": 1, "node_ip_address": "127.0.0.1"}
     cluster = Cluster(initialize_head=True,
-                      head_node_args=dict(loopback, include_dashboard=False, resources={"npd_node_0": 1}))
+                      head_node_args=dict(loopback, include_dashboard=False, resources={"npd_node_0": 1},
+                                          **_free_ports("gcs_server_port",
+                                                        "runtime_env_agent_port", "metrics_agent_port",
+                                                        "metrics_export_port")))
     try:
         for k in range(1, 4):
-            cluster.add_node(**loopback, resources={f"npd_node_{k}": 1})
+            cluster.add_node(**loopback, resources={f"npd_node_{k}": 1},
+                             **_free_ports("runtime_env_agent_port", "metrics_agent_port", "metrics_export_port"))
         cluster.wait_for_nodes()
         ray.init(address=cluster.address, log_to_driver=False, logging_level="ERROR", _node_ip_address="127.0.0.1")
         try:

@@ -23,14 +23,14 @@ SNAPSHOTS = Path(__file__).resolve().parent / "report_snapshots"
 FIXTURES = ["hccl-notify-wait-cascade", "aclnn-param-error"]
 
 
-def _report(capsys, tmp_path: Path, fixture: str, fmt: str) -> str:
+def _report(capsys, monkeypatch, tmp_path: Path, fixture: str, fmt: str) -> str:
     tree = tmp_path / fixture  # copied, so the paths the report names do not depend on the clone
     shutil.copytree(ROOT / "fixtures" / fixture, tree)
     argv = [str(tree / "ascend"), "--report", fmt]
     console = sorted(tree.glob("*.log"))
     for log in console:
         argv += ["--stdout", str(log)]
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     assert main(argv) == 0
     out = capsys.readouterr().out
     return out.replace(str(tmp_path) + os.sep, "").replace(__version__, "<version>")
@@ -41,7 +41,7 @@ def _report(capsys, tmp_path: Path, fixture: str, fmt: str) -> str:
 def test_report_matches_its_snapshot(capsys, tmp_path, monkeypatch, fixture, fmt):
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setenv("NO_COLOR", "1")
-    got = _report(capsys, tmp_path, fixture, fmt)
+    got = _report(capsys, monkeypatch, tmp_path, fixture, fmt)
     snap = SNAPSHOTS / f"{fixture}.{'md' if fmt == 'markdown' else 'txt'}"
     if os.environ.get("NPUDIAG_UPDATE_SNAPSHOTS") == "1":
         snap.write_text(got, encoding="utf-8")

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 
 from npudiag_tui.core.formats.codes import is_inner_code
-from npudiag_tui.core.formats.console import OP_CHECK_SOURCE
+from npudiag_tui.core.formats.console import OP_CHECK_SOURCE, SO_LOAD_FAILED
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
 
@@ -44,7 +44,8 @@ _ENV_TEXT = re.compile(
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\bbind\(?\)? failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
-    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|[Bb]inary register fail|[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
+    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
+    r"[Bb]inary register fail|" + SO_LOAD_FAILED
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from npudiag_tui.core.formats import console as C
-from npudiag_tui.core.formats.codes import is_inner_code, numeric_codes, string_codes
+from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code, numeric_codes, string_codes
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
@@ -53,8 +53,6 @@ _GENERIC_DETAIL = re.compile(
 # the runtime's task error with the fault class in brackets: `Kernel task happen error,
 # retCode=0x2a, [aicpu exception]`
 _TASK_FAULT = re.compile(r"retCode=0x[0-9a-fA-F]+, \[(?:aicpu|aicore|ai core|aivec|vector core) exception\]", re.I)
-# torch_npu before the `function error` wording: `NPU error,NPU error code is:100000`
-_OLD_TORCH_WRAPPER = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
 _KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
     r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+.{0,2000}?\bfault kernel_name=", re.I)
 _SYNC = re.compile(
@@ -84,7 +82,7 @@ _OOM = re.compile(r"out of memory|OutOfMemoryError|memory allocation failed|allo
 # A library or module that cannot be loaded is always a cause (an environment error), at any level.
 _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
-    r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b|"
+    rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh"
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
@@ -223,7 +221,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CRASH, Level.CRITICAL, info
     if _OOM.search(stripped):
         return K.OOM, Level.ERROR, info
-    if _OLD_TORCH_WRAPPER.search(stripped):
+    if C.OLD_TORCH_WRAPPER_RE.search(stripped):
         return K.WRAPPER, Level.ERROR, info
     torch = C.TORCH_NPU_FUNC_RE.search(stripped)
     if torch:
@@ -383,7 +381,8 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         return None, open_block, in_traceback
     numeric = numeric_codes(text)
     dev = info.get("device")
-    generic_head = open_block is not None and bool(_GENERIC_DETAIL.search(_detail_message(open_block.detail)))
+    generic_head = in_traceback and open_block is not None and bool(
+        _GENERIC_DETAIL.search(_detail_message(open_block.detail)))
     deeper = in_traceback and open_block is not None and open_block.kind in (K.CANN_DETAIL, K.PLOG) and (
         (kind == K.DRIVER and generic_head)
         or (kind == K.DEVICE_EXC and not open_block.device_event
@@ -546,7 +545,7 @@ ABORT_LOOKBACK_EVENTS = 200  # bounds the walk back: a storm of crash lines stay
 _RESOURCE_HEAD = re.compile(r"[Ff]ailed to allocate memory|out of memory|[Mm]emory (?:is )?not enough")
 # the error manager's restatements of a failed call (FuncErrorReason, ReportCallError: docs/diagnosis.md)
 _RESTATED = re.compile(r"\[FUNC:(?:FuncErrorReason|ReportCallError)\]")
-_BARE_DETAIL = re.compile(r"^(E[0-9A-Z]\d{4}): +(?=[A-Za-z\[])")
+_BARE_DETAIL = re.compile(rf"^(?=E)({CODE_PATTERN}): +(?=[A-Za-z\[])")  # error codes; W codes are warnings
 _MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg")
 
 

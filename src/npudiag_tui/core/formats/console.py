@@ -70,6 +70,10 @@ TORCH_NPU_FUNC_RE = Anchored(
     r"(?:([^\s:]+):)?([^\s:]+):(\d+) (NPU|OPS|HCCL)(?: function)? error(?:: (.*?))?, error code is (\d+)",
     start_after=" \t:", before=512,
 )
+# torch_npu before the `function error` wording: `NPU error,NPU error code is:100000`
+OLD_TORCH_WRAPPER_RE = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
+# a plugin or library that could not be loaded by its `.so` name ("Fail to load so file x.so")
+SO_LOAD_FAILED = r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
 TORCH_HEADER_RE = re.compile(
     r"\[ERROR\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) \(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\) (ERR\d{5}) (\w+) ?(.*)"
 )

@@ -69,7 +69,7 @@ def line_channel(text: str) -> tuple | None:
 
 
 # Only a torchrun `[rankN]:`, a Ray/vLLM `(Name rank=N pid=P)` or a pdsh `host-N: ` prefix names a
-# channel. The full prefix grammar costs ~50 µs a line (a 30k-line console took 1.6 s), so the
+# channel. The full prefix grammar is too slow to run on every console line, so the
 # two common shapes are read directly when nothing else in the line could name a channel field.
 _C10_HEAD = re.compile(rb"\[rank(\d+)\]:")
 _RAY_HEAD = re.compile(rb"\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=[\d.]+)?\) ?")

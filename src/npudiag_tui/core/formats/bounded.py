@@ -1,8 +1,8 @@
 """Bounded regex work per line: a hostile or merely huge console line must not freeze the app.
 
 Python's `re` backtracks. A pattern such as `(.+?):(\\S+?):(\\d+) NPU error` is tried at every
-start position of a line and re-scans the rest of the line from each: one 64 KB line took 35 s
-(the interpreter lock held all the while, so the TUI froze). Two tools keep the work linear:
+start position of a line and re-scans the rest of the line from each: quadratic or worse, with
+the interpreter lock held, so the TUI freezes. Two tools keep the work linear:
 
 * `MAX_GRAMMAR_CHARS`: what any grammar looks at of one line. Real CANN and torch_npu messages
   are far shorter; the full line stays in the index for display.

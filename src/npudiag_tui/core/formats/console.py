@@ -63,7 +63,7 @@ EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|W
 # torch_npu's wrapper of a failed call: `file:line NPU function error: X, error code is N`, and the
 # older `Sync:file:line NPU error, error code is N` without the function.
 # Tried only around its literal (formats.bounded): `(.+?):(\S+?):` at every start position of a
-# long line without it was cubic (a 64 KB line took 35 s). No part can cross a space or a colon
+# long line without it is cubic. No part can cross a space or a colon
 # it does not name, so each try is linear too.
 TORCH_NPU_FUNC_RE = Anchored(
     r" (?:NPU|OPS|HCCL)(?: function)? error",

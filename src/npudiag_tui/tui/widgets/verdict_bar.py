@@ -1,7 +1,7 @@
 """Verdict bar: the anchor's category, code, rank and the next action, above the panes.
 
-Why: at 80x24 the side panel is hidden (the panes need the width), and before this bar nothing
-on screen said what the tool concluded or how to see it. The bar shows only when the panel is
+Why: at 80x24 the side panel is hidden (the panes need the width), and something on screen
+must still say what the tool concluded and how to see more. The bar shows only when the panel is
 hidden or the terminal is short, and names the key that opens the panel.
 """
 

@@ -614,3 +614,35 @@ def test_lookalike_a_message_quoting_two_paths_stays_one_line():
 
     line = 'RuntimeError: cannot compare File "/a.py", line 1 with File "/b.py", line 2'
     assert expand_escaped(line) == [line]
+
+
+def test_runtime_reason_naming_a_device_fault_is_the_anchor_over_its_relays(tmp_path):
+    """Old releases print only the host side: the runtime's `reason=[aicpu exception]` under the
+    banner is the one record of the fault; `wait for compute device to finish failed` relays it."""
+    block = ("[rank0]:[W NPUStream.cpp:365] Warning: NPU warning, error code is 507018[Error]: \n"
+             "[Error]: The aicpu execution is abnormal. \n"
+             "        Rectify the fault based on the error information in the ascend log.\n"
+             "EH9999: Inner Error!\n"
+             "        rtDeviceSynchronize execute failed, reason=[aicpu exception]"
+             "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+             "EH9999: 2026-03-11-10:00:01.{ms:03d}.674  wait for compute device to finish failed, runtime result = "
+             "507018.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+             "        TraceBack (most recent call last):\n"
+             " (function npuSynchronizeDevice)\n")
+    # the log starts inside an earlier, cut copy of the same block
+    text = ("EH9999: 2026-03-11-10:00:01.100.674  wait for compute device to finish failed, runtime result = "
+            "507018.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n        TraceBack (most recent call last):\n"
+            " (function npuSynchronizeDevice)\n" + block.format(ms=200) + block.format(ms=300))
+    ws, d = diagnose(tmp_path, {"train.log": text})
+    assert "reason=[aicpu exception]" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_lookalike_runtime_reason_without_a_device_fault_stays_a_relay(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 7] 2026-03-11-10:00:01.100.100 Not allow to synchronize captured stream stream_id=2.\n"
+        "        TraceBack (most recent call last):\n"
+        "        rtStreamSynchronize execute failed, reason=[stream not in capture mode]"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"})
+    assert "Not allow to synchronize captured stream" in anchor_text(ws, d)

@@ -105,6 +105,32 @@ def test_a_console_line_read_alone_gets_the_time_the_full_pass_gives(tmp_path):
     assert [ws.times.line_time(fid, i) for i in range(10)] == alone
 
 
+# A precise CANN stamp, then unstamped TraceBack lines, then a c10 stamp cut to the second.
+COARSE_AFTER_PRECISE = "\n".join([
+    "EZ9999[PID: 5] 2026-01-01-10:00:10.420.394 (EZ9999):  detail of the block",  # 0
+    "        TraceBack (most recent call last):",                                   # 1
+    "       rtDeviceSynchronize execute failed, reason=[vector core exception]",    # 2
+    "[W101 10:00:10.136265096 NPUStream.cpp:545] Warning: NPU warning, error code is 507035",  # 3
+    "        more of the second block",                                             # 4
+    "[W101 10:00:12.000000001 NPUStream.cpp:545] Warning: NPU warning, error code is 507035",  # 5
+]) + "\n"
+
+
+@pytest.mark.parametrize("full_pass", [False, True])
+def test_a_stamp_cut_to_the_second_does_not_move_lines_before_the_stamp_above(tmp_path, full_pass):
+    ws = open_ws(tmp_path, {"train.txt": COARSE_AFTER_PRECISE}, stdout=["train.txt"])
+    fid = file_id(ws, "train.txt")
+    if full_pass:
+        ws.times.channels(fid)
+    t = [ws.times.line_time(fid, i) for i in range(6)]
+    assert t[0].kind is TimeKind.OWN and t[3].kind is TimeKind.OWN
+    assert t[3].us == at(10)  # c10's fraction is not wall-clock: the stamp is the whole second
+    # the TraceBack lines under the 10.420 s detail were printed after it, not at 10.000 s
+    assert t[1].us == t[2].us == at(10.420394)
+    # look-alike: the next stamp is a whole second or more later: the lines take it
+    assert t[4].us == at(12)
+
+
 def test_merged_console_in_per_rank_blocks_is_in_time_order(tmp_path):
     # each rank's lines written as one block, as a launcher that buffers per rank does
     blocks = []

@@ -63,6 +63,20 @@ _OWN, _EST, _UNK = 0, 1, 2
 _KINDS = (TimeKind.OWN, TimeKind.ESTIMATED, TimeKind.UNKNOWN)
 
 
+COARSE_US = 1_000_000
+"""The coarsest stamp resolution in console output: c10 and Python loggers print whole seconds."""
+
+
+def bounded(previous: int | None, following: int) -> int:
+    """An unstamped console line's time: the following stamp of its channel, but never before
+    the previous one when the two differ by less than a coarse stamp's resolution. A stamp cut
+    to the second (`11:30:10`) after a precise one (`11:30:10.420`) does not mean the lines
+    between were printed 0.42 s earlier than the line above them."""
+    if previous is not None and 0 < previous - following < COARSE_US:
+        return previous
+    return following
+
+
 def line_channel(text: str) -> tuple | None:
     """The console channel of a line (None: no launcher prefix), as the diagnosis reads it."""
     return C.channel(C.strip_prefixes(C.clean(text))[1])
@@ -147,10 +161,12 @@ class ConsoleChannels:
         if own >= 0:
             self.times.append(own)
             self.kinds.append(_OWN)
+            last = self._last.get(ch)
             self._last[ch] = own
             # the unstamped lines since the channel's previous stamp were printed before this one
+            t = bounded(last, own)
             for waiting in self._pending.pop(ch, ()):
-                self.times[waiting] = own
+                self.times[waiting] = t
                 self.kinds[waiting] = _EST
             return
         last = self._last.get(ch)  # until a later stamp arrives (live tail): the one before
@@ -242,10 +258,10 @@ class TimeModel:
             else:
                 key = raw_channel(raws[0])
                 t = self._next_in_channel(file_id, idx, key, line)
+                prev = self._previous_in_channel(file_id, idx, key, line)
                 if t is None:  # no later stamp in the channel (yet): the one before, not kept,
-                    t = self._previous_in_channel(file_id, idx, key, line)  # as the file may grow
-                    return UNKNOWN if t is None else LineTime(t, TimeKind.ESTIMATED)
-                got = LineTime(t, TimeKind.ESTIMATED)
+                    return UNKNOWN if prev is None else LineTime(prev, TimeKind.ESTIMATED)  # (it may grow)
+                got = LineTime(bounded(prev, t), TimeKind.ESTIMATED)
         except UnreadableFile:
             return UNKNOWN
         if len(cache) > 100_000:

@@ -52,7 +52,11 @@ _GENERIC_DETAIL = re.compile(
 # ran it and the faulting kernel's name), in the TraceBack of an AI Core info dump.
 # the runtime's task error with the fault class in brackets: `Kernel task happen error,
 # retCode=0x2a, [aicpu exception]`
-_TASK_FAULT = re.compile(r"retCode=0x[0-9a-fA-F]+, \[(?:aicpu|aicore|ai core|aivec|vector core) exception\]", re.I)
+# The runtime's own reason for a failed call, when it names a fault class of this device
+# (`rtDeviceSynchronize execute failed, reason=[aicpu exception]`), says as much: with no
+# device-side record in the log it is the best record of the fault.
+_TASK_FAULT = re.compile(r"(?:retCode=0x[0-9a-fA-F]+, |reason=)\[(?:aicpu|aicore|ai core|aivec|vector core) exception\]",
+                         re.I)
 _KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
     r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+.{0,2000}?\bfault kernel_name=", re.I)
 _SYNC = re.compile(

@@ -108,8 +108,8 @@ def test_stream_event_is_a_symptom() -> None:
     assert any("ASCEND_HOST_LOG_FILE_NUM" in m for m in missing)
 
 
-def test_unknown_wants_backtrace_and_versions() -> None:
-    t = text_of(plan_actions(sit("unknown"))[0])
+def test_unknown_after_a_crash_wants_backtrace_and_versions() -> None:
+    t = text_of(plan_actions(sit("unknown", crashed=True))[0])
     assert "backtrace" in t and "version" in t.lower()
 
 

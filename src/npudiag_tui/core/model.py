@@ -224,6 +224,7 @@ class Situation:
     has_device_logs: bool = False
     has_info_lines: bool = False  # INFO/DEBUG present, i.e. the log level was raised
     op_name: str | None = None
+    crashed: bool = False  # the anchor's process shows a signal, segfault, core dump or abort
 
 
 @dataclass

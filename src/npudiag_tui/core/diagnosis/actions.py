@@ -235,17 +235,37 @@ def _stream_event(s: Situation) -> list[NextAction]:
     ]
 
 
+def _record_versions(what: str) -> NextAction:
+    return NextAction(
+        action="Record versions: CANN (version.cfg), `pip show torch torch_npu`, driver (`npu-smi info`), Python",
+        why=f"Needed to match the {what} with known issues.",
+    )
+
+
 def _unknown(s: Situation) -> list[NextAction]:
+    if not s.crashed:
+        return _unclassified(s)
     return [
         NextAction(
             action="Get a native backtrace: `ulimit -c unlimited` and rerun, then `gdb -batch -ex bt python core`; "
             "or run with `python -X faulthandler`",
             why="A crash without a CANN code needs the native stack to tell an operator from a host bug.",
         ),
+        _record_versions("crash"),
+        _launch_blocking(s),
+    ]
+
+
+def _unclassified(s: Situation) -> list[NextAction]:
+    """An error no rule routes and no crash follows: read what led to it before anything native."""
+    return [
         NextAction(
-            action="Record versions: CANN (version.cfg), `pip show torch torch_npu`, driver (`npu-smi info`), Python",
-            why="Needed to match the crash with known issues.",
+            action="Read the lines logged just before the anchor in its file, and rerun with "
+            "ASCEND_GLOBAL_LOG_LEVEL=1 to see the steps that led to it",
+            why="An error line without a CANN code is explained by what the process did just before it.",
+            env={"ASCEND_GLOBAL_LOG_LEVEL": "1"},
         ),
+        _record_versions("error"),
         _launch_blocking(s),
     ]
 

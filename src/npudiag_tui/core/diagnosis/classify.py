@@ -71,6 +71,17 @@ _COMM_TEXT = re.compile(
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
+# What shows that a process died natively, for the words "crashed" (engine, actions): a signal,
+# a segfault, a core dump, an uncaught C++ exception, an abort, a native backtrace frame or a
+# crash header (abseil's `*** SIGSEGV received at`, glog's `*** Check failure stack trace`,
+# Python's `Fatal Python error`), or a launcher saying a process exited by a signal. A plain
+# [ERROR] line, an HCCL "abort" call or a "signal" of a notify wait is none of these.
+_CRASH_EVIDENCE = re.compile(
+    r"^#\d+\s+0x[0-9a-fA-F]+|Segmentation fault|[Ss]egfault|\bSIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL)\b|core dumped|"
+    r"Fatal Python error|^Aborted\b|terminate called|\*\*\* (?:Aborted at|Check failure stack trace)|"
+    r"\b(?:received|caught|killed by|terminated by|died with|exited with|exited by|exit by) (?:fatal )?signal\b|"
+    r"\bexit ?code\s*:?\s*-(?:4|6|7|8|9|11)\b|\bexit(?:ed with)? (?:code|status) 13[49]\b"
+)
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
 _SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]{0,256}\]")
 # `{0,256}`: an unbounded `[^\]\s]*` re-scanned the rest of a `[1[1[1…` line from every `[`
@@ -247,6 +258,27 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     if anchor.module == "OP":
         return "operator"
     return "unknown"
+
+
+def is_crash_evidence(text: str) -> bool:
+    """Whether one line shows a native crash or a death by signal (`_CRASH_EVIDENCE`)."""
+    return _CRASH_EVIDENCE.search(text.strip()) is not None
+
+
+def crashed(anchor: ErrorEvent, events: Iterable[ErrorEvent]) -> bool:
+    """Whether the anchor's process shows crash evidence: the anchor itself, or a crash or abort
+    line of its file or of a stream not known to be another process (a console that names no pid
+    or rank). Only then may a diagnosis say "the process crashed"."""
+    def same_process(ev: ErrorEvent) -> bool:
+        if ev.ref.file_id == anchor.ref.file_id:
+            return True
+        other_pid = None not in (ev.pid, anchor.pid) and ev.pid != anchor.pid
+        other_rank = None not in (ev.rank, anchor.rank) and ev.rank != anchor.rank
+        return not (other_pid or other_rank)
+
+    return any((ev is anchor or same_process(ev)) and (
+        ev.kind in (K.CRASH, K.ABORT) or is_crash_evidence(ev.text) or is_crash_evidence(ev.detail or ""))
+        for ev in [anchor, *events])
 
 
 def classify(ev: ErrorEvent) -> str:

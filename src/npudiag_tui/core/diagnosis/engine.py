@@ -11,7 +11,7 @@ import re
 from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
-from npudiag_tui.core.diagnosis.classify import classify, compile_stage, route
+from npudiag_tui.core.diagnosis.classify import classify, compile_stage, crashed, route
 from npudiag_tui.core.diagnosis.events import build_events
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
@@ -337,6 +337,9 @@ _CAUSE = {
     "environment": "The software environment is incomplete or mismatched (libraries, packages, versions).",
     "unknown": "The process crashed without a CANN error code; the backtrace is the only evidence.",
 }
+# an unclassified error with no crash evidence: nothing says the process died
+_UNCLASSIFIED_CAUSE = ("An error line without a CANN code or a subsystem the rules recognise; "
+                       "the lines logged just before it tell what the process was doing.")
 
 
 def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
@@ -393,7 +396,10 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     code_txt = f" {anchor.code}" if anchor.code else ""
     rank_txt = f" on rank {anchor.rank}" if anchor.rank is not None else ""
     diag.summary = f"First causal {word}{code_txt}{rank_txt}: {what}"
+    did_crash = crashed(anchor, events)
     cause = _CAUSE.get(anchor.category, "")
+    if anchor.category == "unknown" and not did_crash:
+        cause = _UNCLASSIFIED_CAUSE
     if anchor.kind == "timeout":
         remote = (anchor.remote_rank if anchor.remote_rank is not None else anchor.suspect_rank)
         cause = ("The earliest failure is a communication timeout" +
@@ -425,7 +431,7 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
         category=anchor.category, code=anchor.code, text=anchor.text, streams=streams,  # type: ignore[arg-type]
         rank_count=len(rank_set), root_rank=anchor.rank, timeouts_only=anchor.kind == "timeout",
         compile_stage=diag.compile_stage, has_device_logs="device" in streams, has_info_lines=has_info,
-        op_name=anchor.op_name or next((e.op_name for e in near if e.op_name), None),
+        op_name=anchor.op_name or next((e.op_name for e in near if e.op_name), None), crashed=did_crash,
     )
     diag.next_actions, diag.missing = plan_actions(situation)
     suspect = anchor.suspect_rank

@@ -646,3 +646,31 @@ def test_lookalike_runtime_reason_without_a_device_fault_stays_a_relay(tmp_path)
         "        rtStreamSynchronize execute failed, reason=[stream not in capture mode]"
         "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"})
     assert "Not allow to synchronize captured stream" in anchor_text(ws, d)
+
+
+def test_a_call_that_prints_its_own_failed_result_is_an_error_line(tmp_path):
+    """No level, no error word: `ret 107000` (an invalid argument) is the call's own failure, and
+    it explains the operator errors that follow it."""
+    ws, d = diagnose(tmp_path, {"server.log":
+        "loading kernels\n"
+        "RegisterAscendBinary aiv ret 107000\n"
+        "serving on port 8080\n"
+        "[FATAL]  Acl return error kernels/attention.cc:140, with ERROR 561103\n"})
+    assert anchor_text(ws, d) == "RegisterAscendBinary aiv ret 107000"
+
+
+def test_lookalike_a_runtime_status_printed_by_a_launch_is_a_relay(tmp_path):
+    """507011 is the status of work that already failed on the device: the launch that printed it
+    only noticed; the device exception below explains it."""
+    ws, d = diagnose(tmp_path, {"server.log":
+        "LaunchAscendKernel ret 507011\n"
+        "[PID: 36134] 2026-07-07-13:03:41.196.024 AclNN_Runtime_Error(EZ9903): aclrtLaunchKernelWithHostArgs failed: 507011\n"
+        "        TraceBack (most recent call last):\n"
+        "        The error from device(chipId:1, dieId:0), serial number is 1, there is an exception of fftsplus "
+        "aivector error, core id is 33, error code = 0x800000\n"})
+    assert "fftsplus aivector error" in anchor_text(ws, d)
+
+
+def test_lookalike_a_number_that_is_no_error_code_is_not_a_failure(tmp_path):
+    ws, d = diagnose(tmp_path, {"server.log": "tokens ret 123456 in 3 s\nserving on port 8080\n"})
+    assert d.anchor is None

@@ -48,6 +48,9 @@ _CONSOLE_KEYS = (
     "is invalid", "exception info:", "message info[", "other info[",
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
+# a call that prints its own aclError result and no error word (`RegisterAscendBinary aiv ret
+# 107000`); the literal head lets the engine skip to each "ret"
+_CONSOLE_RESULT = re.compile(r"ret(?:Code)?[ =:]+[1-5]\d{5}(?![\d.])")
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
@@ -193,6 +196,7 @@ class SourceScan:
             if (a == 0 or not (text[a - 1].isalnum() or text[a - 1] == "_")) and (
                     b == len(text) or not text[b].isalnum()):
                 starts.append(a)
+        starts.extend(m.start() for m in _CONSOLE_RESULT.finditer(text))
         starts.extend(m.start() for m in _CONSOLE_FRAME.finditer("\n" + text))  # match start = line start
         starts.extend(_native_line_starts(text))
         starts.sort()

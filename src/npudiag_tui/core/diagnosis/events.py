@@ -17,6 +17,7 @@ from npudiag_tui.core.formats.plog import PlogLine, parse_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
+from npudiag_tui.core.registry import lookup_numeric
 from npudiag_tui.core.scan import LineHit
 from npudiag_tui.core.timemodel import TimeModel
 
@@ -272,7 +273,27 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         if _TIMEOUT.search(stripped):
             return K.TIMEOUT, Level.ERROR, info
         return K.LOG_ERROR, Level.ERROR, info
+    result = _failed_call_result(stripped) if logger_level is None else None
+    if result is not None:
+        # 5xxxxx is the runtime's status of work that already failed on the device (a launch
+        # or sync that noticed it); 1xxxxx/2xxxxx, a call that itself failed (argument, resource)
+        return (K.RELAY if result >= 500_000 else K.PLOG), Level.ERROR, info
     return K.CONTEXT, Level.INFO, info
+
+
+# a call that prints its own result: `RegisterAscendBinary aiv ret 107000`, `rtMalloc ret=207001`
+_CALL_RESULT = re.compile(r"\bret(?:Code)?\s*[=:]?\s*([1-5]\d{5})(?!\d|\.\d)")
+
+
+def _failed_call_result(text: str) -> int | None:
+    """A call's printed result that is a known aclError or aclnn status: only failures have one,
+    so the line reports a failure whatever words (or none) it uses."""
+    m = _CALL_RESULT.search(text)
+    if m is None:
+        return None
+    value = int(m.group(1))
+    known = lookup_numeric(value, "acl") is not None or lookup_numeric(value, "aclnn") is not None
+    return value if known else None
 
 
 def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],

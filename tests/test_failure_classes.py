@@ -674,3 +674,31 @@ def test_lookalike_a_runtime_status_printed_by_a_launch_is_a_relay(tmp_path):
 def test_lookalike_a_number_that_is_no_error_code_is_not_a_failure(tmp_path):
     ws, d = diagnose(tmp_path, {"server.log": "tokens ret 123456 in 3 s\nserving on port 8080\n"})
     assert d.anchor is None
+
+
+def _runtime(ts: str, where: str, msg: str) -> str:
+    return f"[ERROR] RUNTIME(4242,python):2026-03-11-10:00:{ts} [{where}]4300 {msg}\n"
+
+
+def test_plog_device_fault_record_explains_the_task_failure_reported_before_it(tmp_path):
+    """The runtime reports a failed task from its completion queue first, saves the core's
+    registers, then prints the fault: the fault (and its errorStr) is the event, the rest relays it."""
+    text = (_runtime("01.377.431", "stars_engine.cc:1548", "ProcLogicCqReport:Task run failed, device_id=1, stream_id=3, "
+                     "task_id=31, sqe_type=7(notify wait), errType=0x20(sq sw status error), sqSwStatus=0")
+            + _runtime("01.406.860", "device_error_core_proc.cc:619", "AddExceptionRegInfo:add error register: core_id=8, "
+                       "stream_id=3, task_id=31")
+            + _runtime("01.406.871", "device_error_core_proc.cc:645", "PrintCoreInfo:The error from device(chipId:1, "
+                       "dieId:0), serial number is 11, there is an exception of aivec error, core id is 8, error code = 0x800000")
+            + _runtime("01.406.926", "device_error_core_proc.cc:658", "PrintCoreInfo:The extend info: errcode:(0x800000, 0, 0) "
+                       "errorStr: The DDR address of the MTE instruction is out of range. fixp_error0 info: 0x6"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert "errorStr: The DDR address of the MTE instruction is out of range." in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_lookalike_a_task_failure_report_alone_is_still_shown(tmp_path):
+    """With no fault record after it, the completion report is the only evidence there is."""
+    text = _runtime("01.377.431", "stars_engine.cc:1548", "ProcLogicCqReport:Task run failed, device_id=1, stream_id=3, "
+                    "task_id=31, sqe_type=0(ffts), errType=0x1(task exception), sqSwStatus=0")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert "ProcLogicCqReport:Task run failed" in anchor_text(ws, d)

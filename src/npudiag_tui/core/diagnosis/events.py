@@ -41,7 +41,12 @@ _RELAY = re.compile(
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
     r"execut(?:e|ion) failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
     r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed\s*$|"
-    r"report error module_type=|rtGetDevMsg"
+    r"report error module_type=|rtGetDevMsg|"
+    # the completion queue's notice that a task failed (`ProcLogicCqReport:Task run failed,
+    # device_id=5, stream_id=…, sqe_type=7(notify wait), errType=…`): it names the task, not the
+    # fault; the core error info the runtime prints next does
+    r"ProcLogicCqReport:|^Task run failed, device_id=\d+, stream_id=|"
+    r"^add error register:"  # the runtime saving a core's registers before it prints the fault
 )
 # a detail that only says the call's arguments or context were wrong, or that fetching the error
 # message itself failed: the block's deeper lines (a driver call, a device exception) explain it
@@ -133,6 +138,11 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         if string_codes(msg) or numeric_codes(msg) or C.parse_device_exception(msg):
             return K.WARNING_CODE
         return K.CONTEXT
+    dev = C.parse_device_exception(msg)
+    if dev is not None:  # the runtime's record of a device fault, as on the console
+        return K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC
+    if msg.startswith("The extend info") and "errorStr" in msg:
+        return K.DEVICE_EXC  # joins the record above it and names its cause
     if _EXEC_TIMEOUT.search(msg):
         return K.DEVICE_EXC
     if _RELAY.search(msg):

@@ -229,3 +229,49 @@ async def test_a_running_search_shows_progress_and_escape_stops_it(monkeypatch):
         while any(w.group == "search" and w.is_running for w in app.workers):
             assert time.monotonic() < deadline, "the search worker did not stop"
             await asyncio.sleep(0.02)
+
+
+def _wrap_tree(tmp_path, lines: int = 60):
+    plog = tmp_path / "ascend" / "log" / "debug" / "plog"
+    plog.mkdir(parents=True)
+    body = []
+    for k in range(lines):
+        level = "ERROR" if k == 5 else "INFO"
+        tail = " ".join(f"w{k}x{j}" for j in range(25 + (k % 3) * 10)) + f" END{k}."
+        body.append(f"[{level}] GE(1,python):2026-01-01-10:00:{k:02d}.000.000 [a.cc:{k}]1 F: line{k} {tail}\n")
+    (plog / "plog-1_20260101100000000.log").write_text("".join(body))
+    return tmp_path / "ascend" / "log"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_wrap_all_shows_every_line_whole_and_the_cursor_stays_on_screen(tmp_path, size):
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    app = NpuDiagApp([str(_wrap_tree(tmp_path))], [], [])
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        view = app.focused
+        assert isinstance(view, LogView) and view.cursor == 5
+        height = view.scrollable_content_region.height
+        screen = lambda: [view.render_line(y).text for y in range(height)]  # noqa: E731
+        assert not any("END" in r for r in screen())  # one row per line: the tails are cut
+        await pilot.press("Z")
+        await settle(pilot)
+        rows = screen()
+        starts = [int(r.split(" line")[1].split()[0]) for r in rows if " line" in r]
+        ends = {int(w[3:-1]) for r in rows for w in r.split() if w.startswith("END")}
+        assert len(starts) >= 2 and starts == sorted(starts) and 5 in starts
+        assert set(starts[:-1]) <= ends  # every line but perhaps the last on screen is shown whole
+        assert view.scroll_x == 0 and view.virtual_size.width <= view.scrollable_content_region.width
+        for key, want in (("G", 59), ("g", 0)):  # the last line's end is reachable, and back
+            await pilot.press(key)
+            await settle(pilot)
+            assert view.cursor == want and any(f"END{want}." in r for r in screen()), (key, screen())
+        for _ in range(height + 3):  # walking down keeps the cursor's line on screen
+            await pilot.press("down")
+        await settle(pilot)
+        assert any(f" line{view.cursor} " in r for r in screen())
+        assert any(f"END{view.cursor}." in r for r in screen())
+        await pilot.press("Z")
+        await settle(pilot)
+        assert not any("END" in r for r in screen()) and any(f" line{view.cursor} " in r for r in screen())

@@ -82,8 +82,9 @@ from npudiag_tui.core.discover import (
     source_label,
 )
 from npudiag_tui.core.formats.timestamps import name_time
-from npudiag_tui.core.index import UnreadableFile
+from npudiag_tui.core.index import Chunk, UnreadableFile
 from npudiag_tui.core.model import Diagnosis, Source, SourceFile, Stream
+from npudiag_tui.core.scan import LineHit, SourceScan
 from npudiag_tui.core.workspace import Workspace
 
 _HEADER = re.compile(r"^\[[A-Z]+\] [A-Za-z0-9_]+\(\d+,[^)]*\):\S+ (?:\[[^\]]*\]\s*)?")
@@ -232,6 +233,7 @@ class LiveTail:
         self._held_order: list[int] = []  # file ids holding a descriptor, oldest first
         self._anchor_key: tuple | None = None
         self._anchor_desc: str | None = None
+        self._incomplete_seen: dict[int, list[tuple[int, str]]] = {}  # hits in held-back last lines
         # the chains new files may join: discovery's keys (None: a source of its own)
         # (folders normalised as this tail's paths are: discovery keeps them as given)
         self._by_key: dict[SourceKey, Source] = {
@@ -313,6 +315,7 @@ class LiveTail:
         ranks_before = [(s.rank, s.device) for s in ws.sources]
         candidates: dict[str, os.stat_result] = {}
         prefer: dict[str, Source] = {}
+        touched: set[int] = set()
         paths = {self._canonical(p) for p in paths}
         # directories first: files created before the watch was set up are found by a walk
         for p in sorted(paths):
@@ -355,6 +358,7 @@ class LiveTail:
                 continue
             if st.st_size != idx.size:
                 self._grow(fid, upd)
+                touched.add(fid)
         # new paths: a renamed file we know by inode follows its name; others are new files
         for p, st in sorted(candidates.items()):
             old = self._by_inode(st, exclude_path=p)
@@ -375,10 +379,25 @@ class LiveTail:
         if upd.new_files or upd.grown:
             ws.resolve_ranks()
         ranks_changed = ranks_before != [(s.rank, s.device) for s in ws.sources[:len(ranks_before)]]
-        if new_hits > 0 or upd.new_sources or ranks_changed or upd.truncated:
+        if new_hits > 0 or upd.new_sources or ranks_changed or upd.truncated or self._incomplete_changed(touched):
             ws.invalidate()
             upd.needs_diagnosis = True
         return upd
+
+    def _incomplete_changed(self, fids: set[int]) -> bool:
+        """Whether a held-back last line that may matter (a scan hit) came, changed or went:
+        the diagnosis reads it too (a crashed process's last words often have no newline)."""
+        changed = False
+        for fid in fids:
+            hits = [(h.line, h.text) for h in incomplete_hits(self.ws, fid, self.ws.scans[
+                self.ws.source_of_file(fid).source_id])]
+            if hits != self._incomplete_seen.get(fid, []):
+                changed = True
+            if hits:
+                self._incomplete_seen[fid] = hits
+            else:
+                self._incomplete_seen.pop(fid, None)
+        return changed
 
     def _truncated(self, fid: int, upd: LiveUpdate) -> None:
         """The file shrank (or was rewritten) under us: its old lines leave the workspace."""
@@ -597,6 +616,9 @@ class _Snapshot:
         sources = [dataclasses.replace(s, files=list(s.files)) for s in ws.sources]
         scans = [dataclasses.replace(sc, hits=list(sc.hits), rank_lines=list(sc.rank_lines),
                                      enveloped_files=dict(sc.enveloped_files)) for sc in ws.scans]
+        for src, scan in zip(sources, scans):  # the held-back last lines are read too
+            for f in src.files:
+                scan.hits.extend(incomplete_hits(ws, f.file_id, scan))
         return cls(sources, scans, list(ws.indexes), list(ws.files))
 
     def diagnose(self, ws: Workspace) -> Diagnosis:
@@ -616,6 +638,22 @@ class _Snapshot:
                 real.device = copy.device
             if real.stream is not Stream.STDOUT:
                 real.label = source_label(real)
+
+
+INCOMPLETE_SCAN_BYTES = 64 << 10  # of a held-back last line, what the scan reads (hits are cut shorter)
+
+
+def incomplete_hits(ws: Workspace, fid: int, scan: SourceScan) -> list[LineHit]:
+    """The scan's hits in a followed file's last line that has no newline yet, under the line
+    number it will have (a report reads such a line as a line; the live index holds it back)."""
+    idx = ws.indexes[fid]
+    text = idx.partial_line(INCOMPLETE_SCAN_BYTES)
+    if text is None:
+        return []
+    probe = SourceScan(scan.stream, run_log=scan.run_log, enveloped_files=dict(scan.enveloped_files))
+    tail = text.encode("utf-8", "replace") + b"\n"
+    probe.feed(fid, Chunk(tail, len(tail), idx.indexed, idx.newlines, idx))
+    return [h for h in probe.hits if h.line == idx.newlines]
 
 
 def _stat(path: str) -> os.stat_result | None:

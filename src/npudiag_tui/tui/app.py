@@ -90,6 +90,8 @@ class NpuDiagApp(App[int]):
                 tooltip="raw lines as written / compact lines (time, level, module, message)"),
         Binding("z", "toggle_wrap", "Wrap", show=False, id="toggle_wrap",
                 tooltip="wrap the selected line: show it whole over several rows / one row"),
+        Binding("Z", "toggle_wrap_all", "Wrap all", show=False, id="toggle_wrap_all",
+                tooltip="wrap every line to the pane's width / one row per line"),
         Binding("p", "toggle_panel", "Panel", show=False, id="toggle_panel", tooltip="show / hide the side panel"),
         Binding("c", "focus_cascade", "Cascade list", show=False, id="focus_cascade",
                 tooltip="focus the cascade list (enter jumps)"),
@@ -142,6 +144,7 @@ class NpuDiagApp(App[int]):
         self._last_view: LogView | None = None
         self.raw_lines = False
         self.wrap_selected = False
+        self.wrap_all = False
         self._panel_choice: bool | None = None
         self.marks_in_focused_only = False
         self._hit_order: tuple[int, dict[tuple[int, int], int]] | None = None
@@ -486,6 +489,8 @@ class NpuDiagApp(App[int]):
             done += self.ws.files[idx.file_id].size
             budget -= len(got)
             if got:
+            if _incomplete_matches(idx, pattern, literal):  # shown as a row of its own (LogView)
+                got.append(idx.newlines)
                 matches[idx.file_id] = got
             if budget <= 0:
                 truncated = True
@@ -711,7 +716,7 @@ class NpuDiagApp(App[int]):
         preferred = "merged" if self.merged_mode else _STREAM_PANE.get(self.ws.source_of_file(fid).stream, "")
         order = sorted(views, key=lambda v: v.pane != preferred)
         for v in order:
-            pos = v.timeline.position_of(fid, line)
+            pos = v.position_of(fid, line)
             if pos is not None:
                 v.focus()
                 v.set_cursor(pos, center=True)
@@ -1145,6 +1150,11 @@ class NpuDiagApp(App[int]):
         self._set_line_mode("wrap", self.wrap_selected, "the selected line is shown whole (z: one row)"
                             if self.wrap_selected else "one row per line (z: wrap the selected line)")
 
+    def action_toggle_wrap_all(self) -> None:
+        self.wrap_all = not self.wrap_all
+        self._set_line_mode("wrap_all", self.wrap_all, "every line wrapped to the pane (Z: one row per line)"
+                            if self.wrap_all else "one row per line (Z: wrap every line)")
+
     def action_toggle_panel(self) -> None:
         side = self.query_one("#side")
         self._panel_choice = not side.display
@@ -1208,6 +1218,15 @@ def run_tui(workspace: Workspace | Sequence[str], stdout: Sequence[str] | None =
     else:
         ws = Workspace.open(list(workspace), list(stdout or []), list(registry_files or []))
     try:
+def _incomplete_matches(idx: Any, pattern: re.Pattern[bytes], literal: bytes | None) -> bool:
+    """Whether a followed file's last line without its newline yet matches the search."""
+    text = idx.partial_line()
+    if text is None:
+        return False
+    raw = text.encode("utf-8", "replace")
+    return literal in raw.lower() if literal is not None else pattern.search(raw) is not None
+
+
         app = NpuDiagApp(ws, follow=follow)
         app.run()
     finally:

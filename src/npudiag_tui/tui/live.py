@@ -15,7 +15,7 @@ its own (group "live-diagnose"), one at a time, and batches that arrive meanwhil
 into one more run; its result comes back as `DiagnosisReady`, with a notification
 (markup=False) when the anchor moved. While the user has scrolled away (`app.following` false)
 the status line counts the lines that arrived; `t` resumes (the app's action). A followed file's
-last line without a newline yet is shown in its pane's title, marked incomplete.
+last line without a newline yet is a row of its pane marked incomplete (and named in the title).
 
 What is watched (`core.live.Scope`): the named folders recursively (folder links are followed by
 the watcher, as by discovery), and the folder of each named file without recursion, its events
@@ -364,8 +364,9 @@ class LiveWatcher(Widget):
         self._update_follow_indicator(sum(upd.grown.values()))
 
     def _show_incomplete(self) -> None:
-        """A followed file's last line without its newline yet, in the title of every pane that
-        shows the file, marked incomplete (it joins the pane when its newline arrives)."""
+        """A followed file's last line without its newline yet: a row marked incomplete at the end
+        of every pane that shows the file, and named in the title (when its newline arrives the
+        row is the file's next line, under the same reference)."""
         ws = self.ws
         partial = {i: text for i, idx in enumerate(ws.indexes)
                    if idx.live and not idx.closed and idx.size > idx.indexed
@@ -377,7 +378,13 @@ class LiveWatcher(Widget):
             panes = views() + [self.app.view("merged")]
         except Exception:
             return
+        # the line number it will have once its newline arrives: the reference the search and
+        # the diagnosis give it (core.live scans the held-back line for the anchor)
+        rows = {fid: (ws.indexes[fid].newlines, text) for fid, text in partial.items()}
+        following = getattr(self.app, "following", False)
         for view in panes:
+            if view.set_incomplete(rows) and following:
+                view.set_cursor(view.count - 1)
             fids = [f for f in view.timeline.file_ids if f in partial]
             status = view.status if not view.status.startswith(INCOMPLETE) else ""
             if fids:

@@ -28,6 +28,7 @@ from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline
 from npudiag_tui.core.views import TimeAxis
 from npudiag_tui.core.formats.levels import line_level
+from npudiag_tui.core.formats.timestamps import find_stamp
 from npudiag_tui.core.index import UnreadableFile
 from npudiag_tui.tui.lines import sanitize
 from npudiag_tui.tui.widgets.compact import compact, compact_text, console_text
@@ -37,6 +38,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from npudiag_tui.core.workspace import Workspace
 
 _STREAM_TAG = {Stream.PLOG: "P", Stream.DEVICE: "D", Stream.STDOUT: "C"}
+
+
+INCOMPLETE_MARK = "⋯ incomplete"
+"""The gutter of a followed file's last line that has no newline yet (`LogView.set_incomplete`)."""
 
 
 class _LRU(OrderedDict):
@@ -153,11 +158,56 @@ class LogView(ScrollView, can_focus=True):
         self.show_pid = False
         self._palette: dict[str, Style] = {}
         self._fixes: dict[tuple[Any, Any], Style | None] = {}
+        self._incomplete: list[tuple[int, int, str]] = []  # (file, line number, text), see set_incomplete
+        self._incomplete_lines: dict[int, tuple[int, str]] = {}
 
     # ------------------------------------------------------------------ source
     @property
     def count(self) -> int:
-        return len(self.timeline)
+        """Rows: the timeline's lines, then the incomplete last lines (set_incomplete)."""
+        return len(self.timeline) + len(self._incomplete_rows())
+
+    # ------------------------------------------------------------------ incomplete last lines
+    def set_incomplete(self, lines: dict[int, tuple[int, str]]) -> bool:
+        """Followed files' last lines without their newline yet, as {file: (line number, text)}.
+
+        The pane's files among them get one marked row each after the pane's lines (a crashed
+        process's last words are usually such a line): searchable, a possible anchor, found by
+        their line reference. When the newline arrives the file's index counts the line, the
+        row stops being shown (`_incomplete_rows`) and the same reference is a normal line.
+        Returns whether the pane's rows changed."""
+        self._incomplete_lines = dict(lines)
+        files = set(getattr(self.timeline, "file_ids", ()))
+        rows = [(fid, lines[fid][0], lines[fid][1]) for fid in sorted(lines) if fid in files]
+        if rows == self._incomplete:
+            return False
+        self._incomplete = rows
+        self._marks.clear()
+        self.refresh_count()
+        return True
+
+    def _incomplete_rows(self) -> list[tuple[int, int, str]]:
+        # a row whose newline has arrived since (the index counts it: a line of the timeline
+        # now) is not shown again, so no line is ever on screen twice
+        indexes = self.ws.indexes
+        return [r for r in self._incomplete if indexes[r[0]].line_count == r[1]]
+
+    def _incomplete_at(self, i: int) -> tuple[int, int, str] | None:
+        k = i - len(self.timeline)
+        if k < 0:
+            return None
+        rows = self._incomplete_rows()
+        return rows[k] if k < len(rows) else None
+
+    def position_of(self, file_id: int, line: int) -> int | None:
+        """The row of a line (or of an incomplete last line), None when it is not shown."""
+        pos = self.timeline.position_of(file_id, line)
+        if pos is not None:
+            return pos
+        for k, (fid, ln, _) in enumerate(self._incomplete_rows()):
+            if (fid, ln) == (file_id, line):
+                return len(self.timeline) + k
+        return None
 
     def set_source(self, timeline: Timeline, keep: bool = True) -> None:
         """Show another timeline; keep the cursor on the same line (or the same moment)."""
@@ -171,9 +221,11 @@ class LogView(ScrollView, can_focus=True):
         self.show_pid = len(pids) > 1 and not self.merged
         self.clear_caches()
         self._marks.clear()
+        self._incomplete = []
+        self.set_incomplete(self._incomplete_lines)  # the new source's files
         pos = 0
         if ref is not None:
-            exact = timeline.position_of(*ref)
+            exact = self.position_of(*ref)
             if exact is not None:
                 pos = exact
             elif when is not None:
@@ -184,13 +236,18 @@ class LogView(ScrollView, can_focus=True):
 
     def refresh_count(self) -> None:
         """Re-read the line count (indexing and live tail make sources grow)."""
-        self.virtual_size = Size(self._gutter_width() + self._max_width, self.count + self._extra_rows())
+        if self.wrap_all:  # no sideways scroll; the last lines can fill the screen from the top
+            width = self.scrollable_content_region.width
+            self.virtual_size = Size(width, self._last_top() + self._view_height() if self.count else 0)
+        else:
+            self.virtual_size = Size(self._gutter_width() + self._max_width, self.count + self._extra_rows())
         self._update_title()
         self.refresh()
 
     def clear_caches(self) -> None:
         self._texts.clear()
         self._strips.clear()
+        self._layout = None
         self.refresh()
 
     def invalidate_marks(self) -> None:
@@ -199,6 +256,7 @@ class LogView(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._layout = None
         self._palette.clear()
         self._fixes.clear()
 
@@ -224,8 +282,13 @@ class LogView(ScrollView, can_focus=True):
             try:
                 return self.timeline.time_at(i)
             except UnreadableFile:  # a file deleted while shown (not followed): no time
-                return None
+                row = self._incomplete_at(i)
+                return None if row is None else row[:2]
         return None
+        row = self._incomplete_at(i)
+        if row is not None:  # its own stamp, else the moment of the line before it
+            stamp = find_stamp(row[2][:400], self.ws.indexes[row[0]].year_hint)
+            return stamp.us if stamp is not None else self.time_at(i - 1)
 
     def text_at(self, i: int) -> str:
         got = self._texts.get_item(i)
@@ -234,9 +297,12 @@ class LogView(ScrollView, can_focus=True):
             got = self._texts.get_item(i)
         return got if got is not None else ""
 
+        row = self._incomplete_at(i)
+        if row is not None:
+            return row[2]
     def _prefetch(self, first: int, count: int) -> None:
         """Read a screenful of lines, grouping runs of consecutive lines of one file."""
-        last = min(first + count, self.count)
+        last = min(first + count, len(self.timeline))  # not the incomplete rows: no lines yet
         i = first
         while i < last:
             try:
@@ -260,7 +326,7 @@ class LogView(ScrollView, can_focus=True):
     def positions_of(self, refs: Iterable[tuple[int, int]]) -> list[int]:
         out = []
         for fid, line in refs:
-            pos = self.timeline.position_of(fid, line)
+            pos = self.position_of(fid, line)
             if pos is not None:
                 out.append(pos)
         out.sort()
@@ -301,7 +367,9 @@ class LogView(ScrollView, can_focus=True):
         self._centered = center
         height = max(self.scrollable_content_region.height, 1)
         top = int(self.scroll_y)
-        if center:
+        if self.wrap_all and self.count:
+            self._scroll_wrapped_cursor_visible(top, height, center)
+        elif center:
             self.scroll_to(y=max(0, self.cursor - height // 3), animate=False, immediate=True, force=True)
         elif self.cursor < top:
             self.scroll_to(y=self.cursor, animate=False, immediate=True, force=True)
@@ -309,6 +377,21 @@ class LogView(ScrollView, can_focus=True):
             last = self.cursor + min(self._extra_rows(), height - 1)
             self.scroll_to(y=last - height + 1, animate=False, immediate=True, force=True)
         self.call_after_refresh(self._sync_scrollbar)
+
+    def _scroll_wrapped_cursor_visible(self, top: int, height: int, center: bool) -> None:
+        """With every line wrapped the scroll position is a line: the top line that shows the
+        cursor's rows (a third down when centred, at the bottom when it went below)."""
+        cursor = min(self.cursor, self.count - 1)
+        if center:
+            want = self._top_for(cursor, max(height // 3, self._line_rows(cursor)))
+        elif cursor < top:
+            want = cursor
+        elif cursor - top >= height or sum(self._line_rows(i) for i in range(top, cursor + 1)) > height:
+            want = self._top_for(cursor, height)
+        else:
+            want = top
+        if want != top:
+            self.scroll_to(y=want, animate=False, immediate=True, force=True)
 
     def action_cursor_up(self) -> None:
         self.set_cursor(self.cursor - 1, user=True)
@@ -365,7 +448,8 @@ class LogView(ScrollView, can_focus=True):
     def _wrapped(self, i: int) -> list[Strip]:
         """The rows of line i wrapped to the body width (gutter on the first row only)."""
         width = max(self.scrollable_content_region.width - self._gutter_width(), 8)
-        key = ("wrap", i, width)
+        row = self._incomplete_at(i)
+        key = ("wrap", i, width) if row is None else ("wrap-incomplete", row, width)
         got = self._strips.get_item(key)
         if got is None:
             text = self._text_of(i)
@@ -379,14 +463,72 @@ class LogView(ScrollView, can_focus=True):
             self._strips.put(key, got)
         return got
 
+    wrap_all = False
+    """Every line wrapped to the pane's width (`set_wrap_all`), as lnav's wrap toggle does."""
+
+    def set_wrap_all(self, wrap_all: bool) -> None:
+        """Wrap every line over the rows it needs (`WRAP_ROWS` at most).
+
+        A pane of 10M lines cannot measure every wrapped line, so the scroll position stays a
+        line number: the screen is laid out from its top line down (`_screen_rows`), and the last
+        top is where the last lines just fill the screen (`_last_top`)."""
+        if wrap_all != self.wrap_all:
+            self.wrap_all = wrap_all
+            self._layout = None
+            if wrap_all:
+                self.scroll_to(x=0, animate=False, immediate=True, force=True)
+            self.refresh_count()
+            self.call_after_refresh(self.scroll_cursor_visible, self._centered)
+
+    def _line_rows(self, i: int) -> int:
+        return len(self._wrapped(i))
+
+    def _top_for(self, bottom: int, rows: int) -> int:
+        """The smallest top line such that lines top..bottom fit in `rows` rows (at least `bottom`)."""
+        top, used = bottom, self._line_rows(bottom)
+        while top > 0:
+            need = self._line_rows(top - 1)
+            if used + need > rows:
+                break
+            top, used = top - 1, used + need
+        return top
+
+    def _last_top(self) -> int:
+        return self._top_for(self.count - 1, self._view_height()) if self.count else 0
+
+    def _view_height(self) -> int:
+        return max(self.scrollable_content_region.height, 1)
+
+    def _screen_rows(self) -> list[tuple[int, int]]:
+        """(line, wrapped part) of each screen row with every line wrapped, from the top line."""
+        top, height = int(self.scroll_y), self._view_height()
+        key = (top, height, self.scrollable_content_region.width, self.count)
+        if self._layout is not None and self._layout[0] == key:
+            return self._layout[1]
+        rows: list[tuple[int, int]] = []
+        i = top
+        while len(rows) < height and i < self.count:
+            rows.extend((i, part) for part in range(self._line_rows(i)))
+            i += 1
+        rows = rows[:height]
+        self._layout = (key, rows)
+        return rows
+
+    _layout: tuple[tuple[int, ...], list[tuple[int, int]]] | None = None
+
     def _extra_rows(self) -> int:
-        if not self.wrap or not self.count or self.size.width == 0:
+        if not self.wrap or self.wrap_all or not self.count or self.size.width == 0:
             return 0
         return len(self._wrapped(self.cursor)) - 1
 
     def _row_line(self, row: int) -> tuple[int, int]:
         """(line, wrapped part) shown on virtual row `row`: rows above the cursor are lines,
-        the cursor's line takes 1 + extra rows when wrapped, the rest shift down by extra."""
+        the cursor's line takes 1 + extra rows when wrapped, the rest shift down by extra.
+        With every line wrapped, the rows are laid out from the top line (`_screen_rows`)."""
+        if self.wrap_all:
+            rows = self._screen_rows()
+            k = row - int(self.scroll_y)
+            return rows[k] if 0 <= k < len(rows) else (self.count, 0)
         extra = self._extra_rows()
         c = self.cursor
         if not extra or row <= c:
@@ -508,7 +650,9 @@ class LogView(ScrollView, can_focus=True):
         return text, anchor
 
     def _line_strip(self, i: int) -> Strip:
-        cached = self._strips.get_item(i)
+        # an incomplete row is never cached: its text grows, and its position becomes a line's
+        incomplete = self._incomplete_at(i) is not None
+        cached = None if incomplete else self._strips.get_item(i)
         if cached is not None:
             return cached
         got = self._text_of(i)
@@ -518,11 +662,12 @@ class LogView(ScrollView, can_focus=True):
         if text.cell_len > self._max_width:
             self._max_width = min(text.cell_len, 4000)
             self.call_after_refresh(self.refresh_count)
-        gutter = self._gutter(i, self.timeline.at(i)[0], anchor)
+        gutter = self._gutter(i, ref[0], anchor)
         console = self.app.console
         strip = Strip.join([Strip(list(gutter.render(console)), gutter.cell_len),
                             Strip(list(text.render(console)), text.cell_len)])
-        self._strips.put(i, strip)
+        if not incomplete:
+            self._strips.put(i, strip)
         return strip
 
     def match_column(self, i: int) -> int | None:
@@ -530,9 +675,13 @@ class LogView(ScrollView, can_focus=True):
         if self.search_re is None:
             return None
         got = self._text_of(i)
-        if got is None:
+        ref = self.ref_at(i)
+        if got is None or ref is None:
             return None
         plain = got[0].plain
+        if self._incomplete_at(i) is not None:  # no newline yet: said where the time would be
+            parts.append(INCOMPLETE_MARK.ljust(self._clock_cells() + 2), self._style("log-view--inherited"))
+            return parts
         m = self.search_re.search(plain)
         if m is None:
             return None
@@ -559,7 +708,7 @@ class LogView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         strip = self._line_strip(i)
         gw = self._gutter_width()
-        if self.wrap and i == self.cursor:  # the whole line, no sideways scroll
+        if self.wrap_all or (self.wrap and i == self.cursor):  # the whole line, no sideways scroll
             gutter = strip.crop(0, gw) if part == 0 else Strip.blank(gw)
             line = Strip.join([gutter, self._wrapped(i)[part]])
         else:
@@ -607,7 +756,7 @@ class LogView(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         # a jump centres the cursor; keep it centred when the layout settles or changes
-        if self.wrap:  # the wrapped line's row count follows the width
+        if self.wrap or self.wrap_all:  # the wrapped lines' row counts follow the width
             self.refresh_count()
         self.scroll_cursor_visible(self._centered)
 

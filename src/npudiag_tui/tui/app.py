@@ -486,11 +486,11 @@ class NpuDiagApp(App[int]):
             self.post_message(SourceProgress(label, done, total))  # Escape stops it (action_close_search)
             got = scan_matching_lines(idx, pattern, lambda: self._should_stop(worker), limit=budget,
                                       literal=literal)
+            if _incomplete_matches(idx, pattern, literal):  # shown as a row of its own (LogView)
+                got.append(idx.newlines)
             done += self.ws.files[idx.file_id].size
             budget -= len(got)
             if got:
-            if _incomplete_matches(idx, pattern, literal):  # shown as a row of its own (LogView)
-                got.append(idx.newlines)
                 matches[idx.file_id] = got
             if budget <= 0:
                 truncated = True
@@ -1210,14 +1210,6 @@ class NpuDiagApp(App[int]):
         self.push_screen(HelpScreen())
 
 
-def run_tui(workspace: Workspace | Sequence[str], stdout: Sequence[str] | None = None,
-            registry_files: Sequence[str] | None = None, follow: bool = True) -> int:
-    """Entry point for the CLI: run the app on an opened workspace (or open the paths)."""
-    if isinstance(workspace, Workspace):
-        ws = workspace
-    else:
-        ws = Workspace.open(list(workspace), list(stdout or []), list(registry_files or []))
-    try:
 def _incomplete_matches(idx: Any, pattern: re.Pattern[bytes], literal: bytes | None) -> bool:
     """Whether a followed file's last line without its newline yet matches the search."""
     text = idx.partial_line()
@@ -1227,6 +1219,14 @@ def _incomplete_matches(idx: Any, pattern: re.Pattern[bytes], literal: bytes | N
     return literal in raw.lower() if literal is not None else pattern.search(raw) is not None
 
 
+def run_tui(workspace: Workspace | Sequence[str], stdout: Sequence[str] | None = None,
+            registry_files: Sequence[str] | None = None, follow: bool = True) -> int:
+    """Entry point for the CLI: run the app on an opened workspace (or open the paths)."""
+    if isinstance(workspace, Workspace):
+        ws = workspace
+    else:
+        ws = Workspace.open(list(workspace), list(stdout or []), list(registry_files or []))
+    try:
         app = NpuDiagApp(ws, follow=follow)
         app.run()
     finally:

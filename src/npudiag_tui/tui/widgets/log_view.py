@@ -274,32 +274,32 @@ class LogView(ScrollView, can_focus=True):
             try:
                 return self.timeline.at(i)
             except IndexError:
-                return None
-        return None
-
-    def time_at(self, i: int) -> int | None:
-        if 0 <= i < self.count:
-            try:
-                return self.timeline.time_at(i)
-            except UnreadableFile:  # a file deleted while shown (not followed): no time
                 row = self._incomplete_at(i)
                 return None if row is None else row[:2]
         return None
+
+    def time_at(self, i: int) -> int | None:
         row = self._incomplete_at(i)
         if row is not None:  # its own stamp, else the moment of the line before it
             stamp = find_stamp(row[2][:400], self.ws.indexes[row[0]].year_hint)
             return stamp.us if stamp is not None else self.time_at(i - 1)
+        if 0 <= i < self.count:
+            try:
+                return self.timeline.time_at(i)
+            except UnreadableFile:  # a file deleted while shown (not followed): no time
+                return None
+        return None
 
     def text_at(self, i: int) -> str:
+        row = self._incomplete_at(i)
+        if row is not None:
+            return row[2]
         got = self._texts.get_item(i)
         if got is None:
             self._prefetch(i, max(self.size.height, 1))
             got = self._texts.get_item(i)
         return got if got is not None else ""
 
-        row = self._incomplete_at(i)
-        if row is not None:
-            return row[2]
     def _prefetch(self, first: int, count: int) -> None:
         """Read a screenful of lines, grouping runs of consecutive lines of one file."""
         last = min(first + count, len(self.timeline))  # not the incomplete rows: no lines yet
@@ -594,6 +594,9 @@ class LogView(ScrollView, can_focus=True):
             src = self.ws.source_of_file(fid)
             rank = "" if src.rank is None else str(src.rank)
             parts.append(f"{_STREAM_TAG.get(src.stream, '?')}{rank:<3.3} ", style_g)
+        if self._incomplete_at(i) is not None:  # no newline yet: said where the time would be
+            parts.append(INCOMPLETE_MARK.ljust(self._clock_cells() + 2), self._style("log-view--inherited"))
+            return parts
         # the one time of the line (core.timemodel); an estimated one is marked with a dim `~`
         # (a Style on our own characters: log text never goes through markup). Compact lines
         # show milliseconds (the raw line keeps the full stamp).
@@ -656,7 +659,8 @@ class LogView(ScrollView, can_focus=True):
         if cached is not None:
             return cached
         got = self._text_of(i)
-        if got is None:
+        ref = self.ref_at(i)
+        if got is None or ref is None:
             return Strip.blank(0)
         text, anchor = got
         if text.cell_len > self._max_width:
@@ -675,13 +679,9 @@ class LogView(ScrollView, can_focus=True):
         if self.search_re is None:
             return None
         got = self._text_of(i)
-        ref = self.ref_at(i)
-        if got is None or ref is None:
+        if got is None:
             return None
         plain = got[0].plain
-        if self._incomplete_at(i) is not None:  # no newline yet: said where the time would be
-            parts.append(INCOMPLETE_MARK.ljust(self._clock_cells() + 2), self._style("log-view--inherited"))
-            return parts
         m = self.search_re.search(plain)
         if m is None:
             return None

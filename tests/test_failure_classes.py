@@ -702,3 +702,37 @@ def test_lookalike_a_task_failure_report_alone_is_still_shown(tmp_path):
                     "task_id=31, sqe_type=0(ffts), errType=0x1(task exception), sqSwStatus=0")
     ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
     assert "ProcLogicCqReport:Task run failed" in anchor_text(ws, d)
+
+
+def test_an_exception_with_an_empty_first_line_is_explained_by_the_message_under_it(tmp_path):
+    """A compiler's exception prints its message on the lines after it, past a banner and a stage
+    header; the tool's own complaint there names no error word, and it is the cause."""
+    ws, d = diagnose(tmp_path, {"serve.log":
+        '  File "/site-packages/triton/compiler/compiler.py", line 320, in compile\n'
+        "    raise MLIRCompilationError(stage_name, error_detail)\n"
+        "triton.compiler.errors.MLIRCompilationError: \n"
+        "///------------------[ERROR][Triton][BEG]------------------\n"
+        "[ConvertLinalgRToBinary] encounters error:\n"
+        "bishengir-compile: for the --target option: Cannot find option named 'Ascend910Z9'!\n"
+        "\n"
+        "///------------------[ERROR][Triton][END]------------------\n"
+        "[2026-01-04 01:51:58] Received sigquit from a child process. It usually means the child failed.\n"})
+    assert "Cannot find option named 'Ascend910Z9'" in anchor_text(ws, d)
+    assert d.category == "compile"
+
+
+def test_lookalike_an_exception_with_its_message_on_its_line_keeps_it(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "RuntimeError: kernel build failed for target Ascend910Z9\n"
+        "serving stopped\n"})
+    assert anchor_text(ws, d) == "RuntimeError: kernel build failed for target Ascend910Z9"
+
+
+def test_lookalike_an_empty_exception_followed_by_a_shape_of_its_own_reads_that_shape(tmp_path):
+    """When the lines under an empty exception hold a CANN block, the block is read as usual."""
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "RuntimeError: \n"
+        "EZ1001: [PID: 7] 2026-03-11-10:00:01.100.100 The shape of input x is invalid.\n"
+        "        TraceBack (most recent call last):\n"
+        "        aclnnAdd failed\n"})
+    assert "EZ1001" in anchor_text(ws, d)

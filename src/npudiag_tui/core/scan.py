@@ -51,6 +51,10 @@ _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # a call that prints its own aclError result and no error word (`RegisterAscendBinary aiv ret
 # 107000`); the literal head lets the engine skip to each "ret"
 _CONSOLE_RESULT = re.compile(r"ret(?:Code)?[ =:]+[1-5]\d{5}(?![\d.])")
+# an exception printed with an empty first line: its message is the lines after it, which may
+# hold no error word at all (`MLIRCompilationError: ` then a tool's own complaint)
+_EMPTY_MESSAGE = re.compile(r"(?:Error|Exception):[ \t]*\r?\n")
+EMPTY_MESSAGE_LINES = 8
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
@@ -197,6 +201,14 @@ class SourceScan:
                     b == len(text) or not text[b].isalnum()):
                 starts.append(a)
         starts.extend(m.start() for m in _CONSOLE_RESULT.finditer(text))
+        for m in _EMPTY_MESSAGE.finditer(text):
+            p = m.end()
+            for _ in range(EMPTY_MESSAGE_LINES):
+                if p >= len(text):
+                    break
+                starts.append(p)
+                nl = text.find("\n", p)
+                p = len(text) if nl < 0 else nl + 1
         starts.extend(m.start() for m in _CONSOLE_FRAME.finditer("\n" + text))  # match start = line start
         starts.extend(_native_line_starts(text))
         starts.sort()

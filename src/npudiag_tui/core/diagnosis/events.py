@@ -18,7 +18,7 @@ from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
 from npudiag_tui.core.registry import lookup_numeric
-from npudiag_tui.core.scan import LineHit
+from npudiag_tui.core.scan import EMPTY_MESSAGE_LINES, LineHit
 from npudiag_tui.core.timemodel import TimeModel
 
 K = EventKind
@@ -356,6 +356,9 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
                 contiguous, state, device_serials, times, year_hint)
             if ev is not None:
                 events.append(ev)
+                exc = C.EXCEPTION_RE.match(text.strip()) if ev.kind == K.EXCEPTION else None
+                if exc is not None and not exc.group(2).strip():
+                    state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
     _demote_aborts(events)
     _demote_message_fetch(events)
     _promote_lone_status(events)
@@ -374,6 +377,35 @@ class _Channel:
     in_traceback: bool = False
     headless: bool = False  # a TraceBack whose head detail is not in the log (cut, or only a banner)
     last_line: LineRef = LineRef(-1, -10)
+    message_of: ErrorEvent | None = None  # an exception printed with an empty first line
+    message_lines: int = 0  # how many more lines may still hold its message
+
+
+# a line that only decorates or introduces an exception's message (`///----[ERROR][Triton][BEG]---`,
+# `[ConvertLinalgRToBinary] encounters error:`), not the message itself
+_INTRODUCES = re.compile(r":\s*$")
+_BRACKETED = re.compile(r"\[[^\]]{0,80}\]")
+
+
+def _message_line(text: str) -> bool:
+    body = _BRACKETED.sub("", text).strip()
+    return any(ch.isalnum() for ch in body) and not _INTRODUCES.search(body)
+
+
+def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool) -> bool:
+    """Whether this line is the message of the exception above it that printed none on its own
+    line; the exception is then a wrapper of it."""
+    header = state.message_of
+    if header is None:
+        return False
+    state.message_lines -= 1
+    if not contiguous or state.message_lines < 0 or kind not in (K.CONTEXT, K.LOG_ERROR):
+        state.message_of = None  # a shape of its own (or nothing) follows: read as usual
+        return False
+    if not text.strip() or not _message_line(text):
+        return False
+    header.kind, state.message_of = K.WRAPPER, None
+    return True
 
 
 def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix, ref: LineRef,
@@ -390,6 +422,8 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # or a library that failed to load
         if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
             kind, level = K.CONTEXT, Level.parse(pre.level)
+    if _awaited_message(state, kind, text, contiguous):
+        kind, level = K.EXCEPTION, Level.ERROR
     indented = C.is_continuation(text)
     dump_info = C.DEVICE_DUMP_INFO.match(text)
     if C.CANN_TRACEBACK_RE.match(text):

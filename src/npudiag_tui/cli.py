@@ -198,7 +198,7 @@ def open_for_tui(paths: list[str], stdout: list[str], registry: list[str]):
     # workers fork with it off too; their pass makes no reference cycles.
     gc.disable()
     ws = Workspace.open(list(paths), list(stdout), list(registry))
-    ws.start_index()
+    ws.start_index(scan_first=True)  # files without hits are counted after the first screen
     return ws
 
 

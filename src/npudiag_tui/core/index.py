@@ -61,6 +61,19 @@ class Chunk:
         return idx.nl_before[k] + self.data.count(b"\n", block_rel, pos)
 
 
+class OffsetChunk(Chunk):
+    """A run of complete lines read before its file's newlines are counted (`FileIndex.extend`
+    with `numbered=False`): `line_of(pos)` gives the line's *byte offset* in the file instead of
+    its number, so a scanner's hits are located by offset and numbered later, when the file is
+    counted (`core.workspace`'s count pass). What lets the TUI diagnose before the whole tree is counted."""
+
+    __slots__ = ()
+
+    def line_of(self, pos: int) -> int:
+        """Byte offset in the file of the line containing chunk position `pos`."""
+        return self.start + self.data.rfind(b"\n", 0, pos) + 1
+
+
 ChunkHook = Callable[[Chunk], None]
 MAX_PARTIAL_BYTES = 1 << 20
 """How much of a held-back last line the scanner is shown (the index keeps it whole)."""
@@ -184,6 +197,7 @@ class FileIndex:
         self.cr_lines: bool | None = None
         self.last_time: int = -1  # last own stamp seen while indexing
         self.first_time: int = -1
+        self.uncounted = 0  # bytes scanned but not counted yet (core.workspace's scan-first pass)
         self.closed = False  # followed live: deleted or rotated away
         self.live = False  # followed live: tolerate a file that shrank before the tail saw it
         self._reader: _PathReader = _PathReader()
@@ -201,6 +215,7 @@ class FileIndex:
         self.nl_before, self.block_time, self.newlines, self.indexed = st.nl_before, st.block_time, st.newlines, \
             st.indexed
         self.size, self.inode, self.first_time, self.last_time = st.size, st.inode, st.first_time, st.last_time
+        self.uncounted = 0
         self._clear_caches()
 
     def _clear_caches(self, from_block: int = 0) -> None:
@@ -358,12 +373,21 @@ class FileIndex:
     def line_count(self) -> int:
         return self.newlines + (1 if self.partial and self.include_partial else 0)
 
+    @property
+    def has_lines(self) -> bool:
+        """Whether the file holds any line, counted or not yet (see `uncounted`)."""
+        return self.line_count > 0 or self.uncounted > 0
+
     def extend(self, on_chunk: ChunkHook | None = None, cancelled: Callable[[], bool] | None = None,
-               progress: Callable[[int], None] | None = None, limit: int | None = None) -> int:
+               progress: Callable[[int], None] | None = None, limit: int | None = None,
+               numbered: bool = True) -> int:
         """Index the bytes appended since the last call; returns the number of new lines.
 
         Reads 1 MiB chunks with pread (never mmap: files may be live). `on_chunk` sees each run
         of complete lines once, so a scanner can share this single pass over the data.
+        `numbered=False` reads without counting newlines (the count is a third of the pass):
+        the chunks are `OffsetChunk`s, and the index keeps only what it learns for free (bytes
+        read, first and last stamp); a numbered pass over a fresh index counts the file later.
         """
         reader = self._reader
         if reader.gone:
@@ -382,7 +406,7 @@ class FileIndex:
             end = st.st_size if limit is None else min(st.st_size, limit)
             if end < self.indexed:
                 raise UnreadableFile(f"{self.display}: truncated")
-            return self._consume(fd, end, on_chunk, cancelled, progress)
+            return self._consume(fd, end, on_chunk, cancelled, progress, numbered)
         except OSError as exc:
             raise UnreadableFile(f"{self.display}: {exc.strerror or exc}") from None
         finally:
@@ -397,7 +421,8 @@ class FileIndex:
         return data.translate(_CR_TO_LF) if self.cr_lines else data
 
     def _consume(self, fd: int, end: int, on_chunk: ChunkHook | None,
-                 cancelled: Callable[[], bool] | None, progress: Callable[[int], None] | None) -> int:
+                 cancelled: Callable[[], bool] | None, progress: Callable[[int], None] | None,
+                 numbered: bool = True) -> int:
         """Read [indexed, end) in 1 MiB preads and index every complete line.
 
         Each read starts at the first unindexed byte, so a partial line is simply read again
@@ -428,7 +453,10 @@ class FileIndex:
                 data = b"".join(parts)
                 if cut < 0:
                     break
-            self._add(data, on_chunk, cut + 1)
+            if numbered:
+                self._add(data, on_chunk, cut + 1)
+            else:
+                self._pass_on(data, on_chunk, cut + 1)
             pos = self.indexed
             if progress is not None:
                 progress(self.indexed)
@@ -438,7 +466,7 @@ class FileIndex:
             # a crashed process's last line often has no newline: the scanner reads it as a line
             # (reports); a live index holds it back until its newline arrives
             tail = self._translate(os.pread(fd, min(self.size - self.indexed, MAX_PARTIAL_BYTES), self.indexed)) + b"\n"
-            on_chunk(Chunk(tail, len(tail), self.indexed, self.newlines, self))
+            on_chunk((Chunk if numbered else OffsetChunk)(tail, len(tail), self.indexed, self.newlines, self))
         return self.newlines - before
 
     def _add(self, data: bytes, on_chunk: ChunkHook | None, n: int | None = None) -> None:
@@ -459,6 +487,22 @@ class FileIndex:
             self.nl_before.append(counted)
             self.block_time.append(UNKNOWN_TIME)  # parsed on first use (block_first_time)
             k += 1
+        self._note_stamps(data, n)
+        # indexed first: a reader that sees the new line count must see the bytes that hold it
+        self.indexed = end
+        self.newlines = counted + data.count(b"\n", counted_to, n)
+        if on_chunk is not None:
+            on_chunk(Chunk(data, n, start, first_line, self))
+
+    def _pass_on(self, data: bytes, on_chunk: ChunkHook | None, n: int) -> None:
+        """`_add` without the newline count: data[:n] ends with a newline."""
+        self._note_stamps(data, n)
+        start = self.indexed
+        self.indexed = start + n
+        if on_chunk is not None:
+            on_chunk(OffsetChunk(data, n, start, -1, self))
+
+    def _note_stamps(self, data: bytes, n: int) -> None:
         if self.first_time < 0:
             t = self._first_stamp(data, 0, n)
             if t >= 0:
@@ -466,11 +510,6 @@ class FileIndex:
         t = self._last_stamp(data[max(0, n - 4096): n])
         if t >= 0:
             self.last_time = t
-        # indexed first: a reader that sees the new line count must see the bytes that hold it
-        self.indexed = end
-        self.newlines = counted + data.count(b"\n", counted_to, n)
-        if on_chunk is not None:
-            on_chunk(Chunk(data, n, start, first_line, self))
 
     def _first_stamp(self, data: bytes, rel: int, n: int | None = None) -> int:
         """The first own stamp at or after `rel`, looking at a few lines only."""

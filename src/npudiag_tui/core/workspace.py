@@ -7,11 +7,11 @@ UI state and imports nothing from Textual or rich.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from npudiag_tui.core.discover import Discovery, discover, source_label
 from npudiag_tui.core.formats.timestamps import to_us, year_of
-from npudiag_tui.core.index import FileIndex, IndexState, UnreadableFile
+from npudiag_tui.core.index import Chunk, FileIndex, IndexState, UnreadableFile
 from npudiag_tui.core.model import Diagnosis, Source, SourceFile, Stream
 from npudiag_tui.core.ranks import resolve_ranks
 from npudiag_tui.core.scan import LineHit, SourceScan
@@ -34,6 +34,7 @@ class _FileResult(NamedTuple):
     rank_lines: list[str]
     has_info: bool
     error: str | None
+    pending: bool = False  # scanned but not counted: `state` holds the bytes read and the stamps only
 
 
 _progress_slots: Any = None  # per worker process: shared byte counters, one slot per batch
@@ -91,7 +92,59 @@ def _index_file(job: tuple[int, str, str, bool, int | None, int | None, int],
     return _FileResult(file_id, idx.state(), scan.hits, scan.rank_lines, scan.has_info, None)
 
 
-def _index_batch(slot: int, jobs: list[tuple]) -> list[_FileResult]:
+def _scan_file(job: tuple[int, str, str, bool, int | None, int | None, int],
+               progress: Callable[[int], None] | None = None) -> _FileResult:
+    """The first half of the TUI's pass (`Workspace.index_first`): scan a plog or device file
+    without counting its newlines, its hits located by byte offset. A file with hits is then
+    counted at once (the diagnosis needs their line numbers); the others are left for the
+    count in the background (`Workspace.count_pending`). Console files are small and their
+    scan numbers its own lines: they get the whole pass."""
+    file_id, path, stream, run_log, year, limit, before = job
+    if Stream(stream) is Stream.STDOUT:
+        return _index_file(job, progress)
+    idx = FileIndex(path, file_id, path, year_hint=year)
+    scan = SourceScan(Stream(stream), run_log=run_log, rank_bytes=before)
+    try:
+        idx.extend(on_chunk=lambda chunk: scan.feed(file_id, chunk), limit=limit, progress=progress,
+                   numbered=False)
+        if not scan.hits:
+            return _FileResult(file_id, idx.state(), [], scan.rank_lines, scan.has_info, None, pending=True)
+        state, hits = _count_file(file_id, path, year, idx.size, scan.hits)
+    except UnreadableFile as exc:
+        return _FileResult(file_id, None, [], [], False, str(exc))
+    return _FileResult(file_id, state, hits, scan.rank_lines, scan.has_info, None)
+
+
+def _count_file(file_id: int, path: str, year: int | None, limit: int,
+                hits: list[LineHit] | None = None) -> tuple[IndexState, list[LineHit]]:
+    """Count the file's newlines up to `limit` (what the scan read, so both saw the same bytes)
+    and turn the byte offsets of `hits` (in file order) into line numbers on the way."""
+    idx = FileIndex(path, file_id, path, year_hint=year)
+    todo = hits or []
+    k = 0
+
+    def number(chunk: Chunk) -> None:
+        nonlocal k
+        end = chunk.start + chunk.end
+        while k < len(todo) and todo[k].line < end:
+            todo[k].line = chunk.line_of(todo[k].line - chunk.start)
+            k += 1
+
+    idx.extend(on_chunk=number if todo else None, limit=limit)
+    return idx.state(), todo[:k]  # hits past a file that shrank meanwhile are gone with it
+
+
+def _count_job(job: tuple[int, str, int | None, int]) -> _FileResult:
+    """Worker-process half of `Workspace.count_pending`: one file's newline count."""
+    file_id, path, year, limit = job
+    try:
+        state, _ = _count_file(file_id, path, year, limit)
+    except UnreadableFile as exc:
+        return _FileResult(file_id, None, [], [], False, str(exc))
+    return _FileResult(file_id, state, [], [], False, None)
+
+
+def _index_batch(slot: int, jobs: list[tuple], scan_first: bool = False) -> list[_FileResult]:
     """A few files per task: fewer round trips through the parent (whose busy UI thread also
     runs the pool's feeder). Progress goes to a shared counter, not through the result queue."""
     out = []
@@ -103,7 +156,7 @@ def _index_batch(slot: int, jobs: list[tuple]) -> list[_FileResult]:
             slots[slot] = done + n
 
     for job in jobs:
-        out.append(_index_file(job, progress))
+        out.append((_scan_file if scan_first else _index_file)(job, progress))
         state = out[-1].state
         done += state.size if state is not None else 0  # what was read (0 for a file that failed)
         progress(0)
@@ -176,6 +229,7 @@ class _Inflight(NamedTuple):
     futures: set
     slots: Any  # shared per-batch byte counters (progress)
     pids: Any  # shared: each worker process's pid (0 until it started), to end them when cancelled
+    scan_first: bool = False  # files without hits come back scanned, not counted (`index_first`)
 
     def stop(self) -> None:
         """Cancelled (the user quit while indexing): end the workers now instead of letting
@@ -214,6 +268,10 @@ class Workspace:
         self._diagnosis = None
         self._registry = None
         self._inflight: _Inflight | None = None
+        # files scanned but not counted yet (file id -> bytes to count): `index_first` leaves
+        # them, `count_pending` counts them; they read as empty until then
+        self.pending: dict[int, int] = {}
+        self._counters: _Inflight | None = None  # the pass's worker processes, kept for the count
 
     @classmethod
     def open(cls, paths: list[str], stdout: list[str] | None = None,
@@ -234,6 +292,82 @@ class Workspace:
         large trees with two cores or more, unless `processes=False`."""
         self._index_all(progress, cancelled, snapshot=False, processes=processes)
 
+    def index_first(self, progress: Callable[[int, int], None] | None = None,
+                    cancelled: Callable[[], bool] | None = None) -> None:
+        """The TUI's pass: like `index()`, but on large trees the plog and device files without
+        an error candidate are only scanned, not counted, so the diagnosis and the anchored
+        screen do not wait for every newline of the tree (a third of the pass). They are left in
+        `pending`, read as empty, and `count_pending` counts them afterwards."""
+        self._index_all(progress, cancelled, snapshot=False, processes=True, scan_first=True, count=False)
+
+    def count_pending(self, order: Sequence[int] | None = None,
+                      cancelled: Callable[[], bool] | None = None) -> Iterator[tuple[int, IndexState | None, str | None]]:
+        """Count the files `index_first` left, in `order` first (e.g. the files around the
+        anchor's time), in the pass's worker processes when it had them: yields (file id,
+        its index state or None, the problem when it could not be read) as each is counted.
+        The caller adopts each with `adopt_count` on the thread that reads the indexes."""
+        first = {f: k for k, f in enumerate(order or ())}
+        todo = sorted(self.pending, key=lambda f: (first.get(f, len(first)), f))
+        counters, self._counters = self._counters, None
+        done: set[int] = set()
+        if counters is not None:
+            from concurrent.futures import FIRST_COMPLETED, wait
+            from concurrent.futures.process import BrokenProcessPool
+
+            try:
+                futures = {counters.pool.submit(_count_job, (f, self.files[f].path, self.indexes[f].year_hint,
+                                                             self.pending[f])) for f in todo}
+                while futures:
+                    finished, futures = wait(futures, timeout=0.05, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        got = fut.result()
+                        done.add(got.file_id)
+                        yield got.file_id, got.state, got.error
+                    if cancelled is not None and cancelled():
+                        counters.stop()
+                        return
+            except (BrokenProcessPool, OSError, RuntimeError, MemoryError, ValueError, TypeError):
+                pass  # counted here instead, below
+            finally:
+                counters.pool.shutdown(wait=False, cancel_futures=True)
+        for f in todo:
+            if f in done:
+                continue
+            if cancelled is not None and cancelled():
+                return
+            try:
+                state, _ = _count_file(f, self.files[f].path, self.indexes[f].year_hint, self.pending[f])
+            except UnreadableFile as exc:
+                yield f, None, str(exc)
+                continue
+            yield f, state, None
+
+    def pending_near(self, t: int | None) -> list[int]:
+        """The pending files, those whose lines span moment `t` first, then the nearest: what
+        the anchored screen shows is counted before the rest of the tree."""
+        def distance(f: int) -> tuple[int, int]:
+            idx = self.indexes[f]
+            lo, hi = idx.first_time, idx.last_time
+            if t is None or lo < 0 or hi < 0:
+                return 1, f
+            return 0, 0 if lo <= t <= hi else min(abs(t - lo), abs(t - hi))
+
+        return sorted(self.pending, key=distance)
+
+    def adopt_count(self, file_id: int, state: IndexState | None, error: str | None = None) -> None:
+        """Take a file's count from `count_pending`: its lines exist from now on."""
+        if self.pending.pop(file_id, None) is None:
+            return
+        if state is None:
+            self._failed(file_id, error or f"{self.files[file_id].display}: not indexed")
+        else:
+            self.indexes[file_id].adopt_state(state)
+
+    def finish_counting(self, cancelled: Callable[[], bool] | None = None) -> None:
+        """Count every pending file now (what `index()` does after a scan-first pass)."""
+        for f, state, error in self.count_pending(cancelled=cancelled):
+            self.adopt_count(f, state, error)
+
     def snapshot_index(self, progress: Callable[[int, int], None] | None = None,
                        cancelled: Callable[[], bool] | None = None) -> None:
         """Like `index()`, but reads one consistent snapshot of a folder that is still written.
@@ -245,16 +379,17 @@ class Workspace:
         """
         self._index_all(progress, cancelled, snapshot=True)
 
-    def start_index(self, processes: bool | None = True) -> bool:
+    def start_index(self, processes: bool | None = True, scan_first: bool = False) -> bool:
         """Start the parallel index pass now and return at once; `index()` collects it.
 
         The TUI calls this before it imports Textual: the worker processes fork from a small
         single-threaded interpreter and index while the UI loads (about half a second of
         start-up that would otherwise come before the pass). Returns False when the tree is too
         small for worker processes (then `index()` runs the serial pass as usual).
+        `scan_first`: the pass `index_first` collects (files without hits are not counted).
         """
         if self._inflight is None and self._parallel_wanted(processes):
-            self._inflight = self._submit_parallel(min(_workers(), 8), snapshot=False)
+            self._inflight = self._submit_parallel(min(_workers(), 8), snapshot=False, scan_first=scan_first)
         return self._inflight is not None
 
     def _parallel_wanted(self, processes: bool | None) -> bool:
@@ -264,14 +399,17 @@ class Workspace:
                 and self.total_bytes >= PARALLEL_MIN_BYTES and len(self.files) >= 2)
 
     def _index_all(self, progress: Callable[[int, int], None] | None,
-                   cancelled: Callable[[], bool] | None, snapshot: bool, processes: bool | None = None) -> None:
+                   cancelled: Callable[[], bool] | None, snapshot: bool, processes: bool | None = None,
+                   scan_first: bool = False, count: bool = True) -> None:
         inflight, self._inflight = self._inflight, None
         if inflight is not None and snapshot:  # started for a full pass, not a snapshot
             inflight.pool.shutdown(wait=False, cancel_futures=True)
             inflight = None
         if inflight is None and self._parallel_wanted(processes):
-            inflight = self._submit_parallel(min(_workers(), 8), snapshot)
+            inflight = self._submit_parallel(min(_workers(), 8), snapshot, scan_first)
         if inflight is not None and self._collect_parallel(inflight, progress, cancelled):
+            if count and self.pending:
+                self.finish_counting(cancelled)
             return
         total = max(self.total_bytes, 1)
         done = 0
@@ -288,7 +426,7 @@ class Workspace:
                     progress(done, total)
         self.resolve_ranks()
 
-    def _submit_parallel(self, workers: int, snapshot: bool) -> "_Inflight | None":
+    def _submit_parallel(self, workers: int, snapshot: bool, scan_first: bool = False) -> "_Inflight | None":
         """Large trees: batches of files on every core (per-line work is pure Python, so
         threads would serialise on the GIL and slow the UI). None if the pool cannot start."""
         import multiprocessing
@@ -323,10 +461,10 @@ class Workspace:
             pids = ctx.Array("q", n)
             pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker,
                                        initargs=(slots, pids))
-            futures = {pool.submit(_index_batch, k, batch) for k, batch in enumerate(batches)}
+            futures = {pool.submit(_index_batch, k, batch, scan_first) for k, batch in enumerate(batches)}
         except (OSError, ValueError, NotImplementedError, RuntimeError):
             return None
-        return _Inflight(pool, futures, slots, pids)
+        return _Inflight(pool, futures, slots, pids, scan_first)
 
     def _collect_parallel(self, inflight: "_Inflight", progress: Callable[[int, int], None] | None,
                           cancelled: Callable[[], bool] | None) -> bool:
@@ -356,7 +494,10 @@ class Workspace:
             # (and reports any unreadable file the usual way)
             return False
         finally:
-            inflight.pool.shutdown(wait=finished_ok, cancel_futures=True)
+            if finished_ok and inflight.scan_first:
+                self._counters = inflight  # the count of the pending files runs in them
+            else:
+                inflight.pool.shutdown(wait=finished_ok, cancel_futures=True)
         for src in self.sources:
             scan = self.scans[src.source_id]
             for f in src.files:
@@ -366,13 +507,24 @@ class Workspace:
                 if got.state is None:
                     self._failed(f.file_id, got.error or f"{f.display}: not indexed")
                     continue
-                self.indexes[f.file_id].adopt_state(got.state)
+                if got.pending:
+                    self._pend(f.file_id, got.state)
+                else:
+                    self.indexes[f.file_id].adopt_state(got.state)
                 scan.hits.extend(got.hits)
                 if not scan.rank_found:
                     scan.rank_lines.extend(got.rank_lines)
                 scan.has_info = scan.has_info or got.has_info
         self.resolve_ranks()
         return True
+
+    def _pend(self, file_id: int, st: IndexState) -> None:
+        """A scanned, uncounted file: it reads as empty until counted, but what the diagnosis
+        asks of every file (when its lines start and end) is known already."""
+        idx = self.indexes[file_id]
+        idx.first_time, idx.last_time, idx.inode = st.first_time, st.last_time, st.inode
+        idx.uncounted = st.size
+        self.pending[file_id] = st.size
 
     def _extend_file(self, file_id: int, scan: SourceScan, progress: Callable[[int], None] | None,
                      cancelled: Callable[[], bool] | None, limit: int | None = None) -> int:
@@ -495,7 +647,8 @@ class Workspace:
         self._diagnosis = None
 
     def close(self) -> None:
-        if self._inflight is not None:
-            self._inflight.pool.shutdown(wait=False, cancel_futures=True)
-            self._inflight = None
+        for running in (self._inflight, self._counters):
+            if running is not None:
+                running.pool.shutdown(wait=False, cancel_futures=True)
+        self._inflight = self._counters = None
         self.discovery.cleanup()

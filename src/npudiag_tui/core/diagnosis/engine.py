@@ -351,7 +351,7 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     anchor = choose_anchor(events)
     cascade = _link_cascade(events, anchor)
     diag = Diagnosis(anchor=anchor, cascade=cascade, events=events)
-    streams = frozenset(s.stream.value for s in ws.sources if any(ws.indexes[f.file_id].line_count for f in s.files))
+    streams = frozenset(s.stream.value for s in ws.sources if any(ws.indexes[f.file_id].has_lines for f in s.files))
     has_info = any(sc.has_info for sc in ws.scans)
     rank_set = {s.rank for s in ws.sources if s.rank is not None} | {e.rank for e in events if e.rank is not None}
     diag.ranks = _ranks(ws, events, anchor)

@@ -50,3 +50,42 @@ async def settle(pilot, timeout: float = 60.0) -> None:
     await pilot.pause()
     await asyncio.sleep(0.02)
     await pilot.pause()
+
+
+async def drawn_row(pilot, view, position: int):
+    """The row of `position` as the pane draws it (gutter, then the line), brought on screen
+    first with the cursor: Textual's Line API (`render_line`), what a user sees."""
+    view.set_cursor(position)
+    await pilot.pause()
+    y = position - int(view.scroll_y)
+    assert 0 <= y < view.scrollable_content_region.height, "the row is not on screen"
+    return view.render_line(y)
+
+
+def screen_text(app) -> str:
+    """Every shown widget of the screen as it draws itself (`Widget.render_lines`: borders,
+    titles, text), one row a line; toasts included. What the terminal would be sent."""
+    from textual.geometry import Region
+
+    rows = []
+    for widget in app.screen.query("*"):
+        if not widget.display or not widget.is_mounted or widget.outer_size.area == 0:
+            continue
+        size = widget.outer_size
+        rows.extend(strip.text for strip in widget.render_lines(Region(0, 0, size.width, size.height)))
+    return "\n".join(rows)
+
+
+def record_notices(app) -> list:
+    """The notices the app gives from now on (its public `notify`), newest last."""
+    from types import SimpleNamespace
+
+    seen: list = []
+    notify = app.notify
+
+    def recording(message, *, title="", severity="information", **kw):
+        seen.append(SimpleNamespace(message=str(message), title=title, severity=severity))
+        return notify(message, title=title, severity=severity, **kw)
+
+    app.notify = recording
+    return seen

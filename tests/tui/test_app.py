@@ -7,7 +7,7 @@ from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.tui.widgets.log_view import LogView
 from npudiag_tui.tui.widgets.side_panel import SidePanel
 
-from conftest import new_app, settle
+from conftest import drawn_row, new_app, settle
 
 
 def cursor_ref(view: LogView):
@@ -41,8 +41,7 @@ async def test_opens_on_anchor(tree):
         # highlighted in every pane, and marked in the gutter of the pane that shows it
         for v in app.views():
             assert (anchor.ref.file_id, anchor.ref.line) in v.anchor_refs
-        strip = view._line_strip(view.cursor)
-        assert strip.text.startswith("!")
+        assert (await drawn_row(pilot, view, view.cursor)).text.startswith("!")
         # the cursor row is on screen
         assert view.scroll_y <= view.cursor < view.scroll_y + view.scrollable_content_region.height
 
@@ -139,10 +138,11 @@ async def test_search_and_hits(tree):
         assert view.cursor > first and "link down" in cursor_text(app, view)
         await pilot.press("N")
         assert view.cursor == first
-        # the hit is highlighted in the rendered strip
-        strip = view._line_strip(view.cursor)
-        styles = [seg.style for seg in strip if "link down" in seg.text]
-        assert styles and any(s and s.bgcolor is not None for s in styles)
+        # the hit is highlighted in the drawn row: a background of its own, not the cursor row's
+        row = list(await drawn_row(pilot, view, view.cursor))
+        hit = [seg.style.bgcolor for seg in row if "link down" in seg.text and seg.style]
+        rest = {seg.style.bgcolor for seg in row if "link down" not in seg.text and seg.text.strip() and seg.style}
+        assert hit and all(bg is not None and bg not in rest for bg in hit)
 
 
 async def test_filters_combine_and_clear(tree):
@@ -206,7 +206,7 @@ async def test_merged_view(tree):
         assert not app.view("plog").display
         assert merged.count == sum(idx.line_count for idx in app.ws.indexes)
         assert cursor_ref(merged) == (anchor.ref.file_id, anchor.ref.line)
-        assert merged._line_strip(merged.cursor).text.startswith("!D1")
+        assert (await drawn_row(pilot, merged, merged.cursor)).text.startswith("!D1")
         # stream/rank gutter and time order: non-decreasing from the first line to the last
         times = [merged.time_at(i) for i in range(merged.count)]
         known = [t for t in times if t is not None]
@@ -244,7 +244,7 @@ async def test_markup_and_escapes_render_literally(tree):
         view = await focus_pane(pilot, "plog")
         await pilot.press("slash", *"Evil", "enter")
         await settle(pilot)
-        text = view._line_strip(view.cursor).text
+        text = (await drawn_row(pilot, view, view.cursor)).text
         assert "[bold red]not markup[/b]" in text
         assert "\x1b" not in text and "\u241b[2J" in text
         row = view.render_line(view.cursor - int(view.scroll_y)).text
@@ -343,7 +343,11 @@ async def test_rank_choice_filters_console_lines_by_their_rank_prefix(tree):
         await settle(pilot)
         con = app.view("console")
         before = con.count
-        app._ranks_chosen(frozenset({1}))
+        await pilot.press("r")  # the rank dialog: rank 0 off, enter applies
+        await pilot.pause()
+        from textual.widgets import SelectionList
+        app.screen.query_one("#rank-list", SelectionList).deselect(0)
+        await pilot.press("enter")
         await settle(pilot)
         shown = [app.ws.indexes[f].line(n) for f, n in (con.ref_at(i) for i in range(con.count))]
         assert con.count == before - 1
@@ -443,10 +447,10 @@ async def test_pane_merged_view_and_report_show_one_time_per_line(tree):
             line = entry["line"] - 1
             when = ws.times.line_time(fid, line)
             clock = entry["time"][11:] if entry["time"] else None
-            pos = console.timeline.position_of(fid, line)
-            gutter = console._line_strip(pos).text[: console._gutter_width()]
-            assert clock is not None and clock[:8] in gutter
-            assert gutter.lstrip("! ").startswith("~") == when.estimated
+            pos = console.position_of(fid, line)
+            gutter = (await drawn_row(pilot, console, pos)).text.lstrip("! ")  # mark, then the time
+            assert clock is not None and gutter.lstrip("~").startswith(clock[:8])
+            assert gutter.startswith("~") == when.estimated
             assert entry["time"] == format_us(when.us)
         estimated = [e for e in entries if ws.times.line_time(fid, e["line"] - 1).estimated]
         assert estimated, "the fixture's traceback lines are estimated"
@@ -454,6 +458,6 @@ async def test_pane_merged_view_and_report_show_one_time_per_line(tree):
         await settle(pilot)
         merged = app.view("merged")
         for entry in entries:
-            pos = merged.timeline.position_of(fid, entry["line"] - 1)
-            gutter = merged._line_strip(pos).text[: merged._gutter_width()]
-            assert entry["time"][11:19] in gutter
+            pos = merged.position_of(fid, entry["line"] - 1)
+            row = (await drawn_row(pilot, merged, pos)).text  # mark, stream and rank (5), time
+            assert row[6:].lstrip(" ~").startswith(entry["time"][11:19])

@@ -8,7 +8,7 @@ from pathlib import Path
 from npudiag_tui.tui.screens.filter import FilterScreen, TickBox, smart_case
 from npudiag_tui.tui.screens.ranks import RankScreen
 
-from conftest import new_app, settle
+from conftest import new_app, record_notices, settle
 
 
 def test_smart_case():
@@ -77,6 +77,7 @@ async def test_copy_names_the_file_and_never_claims_more(tree, tmp_path, monkeyp
     monkeypatch.delenv("TMUX", raising=False)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     app = new_app(tree)
+    notices = record_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         view = app.focused
@@ -85,5 +86,5 @@ async def test_copy_names_the_file_and_never_claims_more(tree, tmp_path, monkeyp
         await pilot.pause()
         saved = list(tmp_path.glob("npudiag-copied-line-*.txt"))
         assert len(saved) == 1 and saved[0].read_text(encoding="utf-8") == raw + "\n"
-        notes = [str(n.message) for n in app._notifications]
+        notes = [str(n.message) for n in notices]
         assert any(str(saved[0]) in n and "if the terminal allows" in n and "tmux" not in n for n in notes)

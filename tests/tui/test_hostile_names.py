@@ -5,15 +5,11 @@ from __future__ import annotations
 import io
 import tarfile
 
-from conftest import settle
+from conftest import screen_text, settle
 from npudiag_tui.core.formats.text import CONTROL_RE, visible
 from npudiag_tui.tui.widgets.status_bar import StatusBar
 
 EVIL = "log/\x1b]52;c;SGVsbG8=\x07\x1b]0;pwned\x07\x9b2J.log"
-
-
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def test_status_line_and_problem_notice_show_member_names_inert(tree, tmp_path):

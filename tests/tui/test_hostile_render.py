@@ -6,16 +6,12 @@ ESC, BEL, C1 CSI or bidi override anywhere (pane, status bar, side panel, notice
 
 from __future__ import annotations
 
-from conftest import settle
+from conftest import screen_text, settle
 from npudiag_tui.core.formats.text import CONTROL_RE, visible
 from npudiag_tui.tui.widgets.log_view import LogView
 
 HOSTILE = "\x1b]52;c;SGVsbG8=\x07 \x1b[2J \x9b2J \u202eevil"
 NAME = "job\x1b[2J\x9b\u202e.log"
-
-
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def test_hostile_line_and_file_name_render_as_visible_escapes(tree):
@@ -35,7 +31,6 @@ async def test_hostile_line_and_file_name_render_as_visible_escapes(tree):
         assert isinstance(view, LogView)
         fid, line = view.ref_at(view.cursor)
         assert app.ws.files[fid].display.endswith(NAME)
-        app._update_status()
         await pilot.pause()
         shown = screen_text(app)
         assert not CONTROL_RE.search(shown.replace("\n", "")), repr(shown)

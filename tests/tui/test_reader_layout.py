@@ -8,7 +8,7 @@ from npudiag_tui.tui.pane_layout import MIN_PANE_CELLS, plan
 from npudiag_tui.tui.widgets.log_view import LogView
 from npudiag_tui.tui.widgets.verdict_bar import VerdictBar
 
-from conftest import new_app, settle
+from conftest import new_app, record_notices, settle
 
 
 def _anchor_view(app) -> LogView:
@@ -161,13 +161,14 @@ async def test_an_input_without_log_files_says_so_not_no_error(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     app = NpuDiagApp([str(empty)], [], [])
+    notices = record_notices(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         bar = app.query_one(VerdictBar).plain
         assert "No log files found" in bar and "No error found" not in bar
         await pilot.press("a")
         await pilot.pause()
-        assert any("no log files found" in str(n.message) for n in app._notifications)
+        assert any("no log files found" in str(n.message) for n in notices)
 
 
 async def test_wrap_shows_the_selected_line_whole_and_keeps_the_others_in_place(tmp_path):
@@ -210,6 +211,7 @@ async def test_a_running_search_shows_progress_and_escape_stops_it(monkeypatch):
         return array("I")
 
     app = new_app()
+    notices = record_notices(app)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         monkeypatch.setattr(app_module, "scan_matching_lines", endless)
@@ -223,7 +225,7 @@ async def test_a_running_search_shows_progress_and_escape_stops_it(monkeypatch):
         await pilot.press("escape")
         await pilot.pause()
         assert app.search_matches == {}
-        assert any("stopped" in str(n.message) for n in app._notifications)
+        assert any("stopped" in str(n.message) for n in notices)
         await pilot.press("j")  # keys still work
         deadline = time.monotonic() + 10
         while any(w.group == "search" and w.is_running for w in app.workers):

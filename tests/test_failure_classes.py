@@ -736,3 +736,65 @@ def test_lookalike_an_empty_exception_followed_by_a_shape_of_its_own_reads_that_
         "        TraceBack (most recent call last):\n"
         "        aclnnAdd failed\n"})
     assert "EZ1001" in anchor_text(ws, d)
+
+
+VLLM = "(Worker_TP1 pid=4242) ERROR 01-19 05:52:40 [multiproc_executor.py:880] "
+
+
+def test_registry_advice_printed_with_a_block_is_part_of_it_under_a_logger_prefix(tmp_path):
+    """`Possible Cause:` names a notify register: it is the block's advice, not a timeout of its own,
+    even when a worker's logger stamps it (to the second) before the block's recorded time."""
+    ws, d = diagnose(tmp_path, {"serve.log":
+        VLLM + "[PID: 9288] 2026-01-19-05:52:40.052.351 Allocation_Failure(EI0007): Failed to allocate resource[qp] "
+               "with info [aicpu rank:15]\n"
+        + VLLM + "        Possible Cause: Failed to allocate memory or the Notify register due to resource insufficiency.\n"
+        + VLLM + "        Solution: Check the memory and the notify resources of the device.\n"
+        + VLLM + "        TraceBack (most recent call last):\n"
+        + VLLM + "        Transport init error.\n"})
+    assert "Allocation_Failure(EI0007)" in anchor_text(ws, d)
+    assert not any("Possible Cause" in ws.indexes[e.ref.file_id].line(e.ref.line) for e in d.events)
+
+
+def test_lookalike_a_possible_cause_line_outside_a_block_is_read_as_usual(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log": "Possible Cause: notify wait timeout on rank 3\n"})
+    assert d.anchor is not None and "notify wait timeout" in anchor_text(ws, d)
+
+
+def test_a_traceback_line_under_a_logger_prefix_keeps_its_block_recorded_time(tmp_path):
+    """The worker's logger prints the whole block a moment after CANN recorded it, to the second:
+    the device fault in the block's TraceBack is not earlier than the block's head."""
+    pre = "(Worker pid=8146) ERROR 03-16 20:13:22 [multiproc_executor.py:880] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        pre + "EZ9999: Inner Error!\n"
+        + pre + "EZ9999[PID: 8146] 2026-03-16-20:13:22.806.034 (EZ9999):  The error from device(chipId:7, dieId:0), "
+                "serial number is 6, there is an exception of fftsplus aicore error, core id is 12, error code = 0x20000\n"
+        + pre + "        TraceBack (most recent call last):\n"
+        + pre + "       Kernel task happen error, retCode=0x26, [aicore exception].[FUNC:PreCheckTaskErr]"
+                "[FILE:davinci_kernel_task.cc][LINE:1493]\n"})
+    assert "there is an exception of fftsplus aicore error" in anchor_text(ws, d)
+    fault = next(e for e in d.events if "Kernel task happen error" in e.text)
+    assert fault.time == d.anchor.time
+
+
+def test_lookalike_a_line_after_the_block_keeps_its_own_logger_time(tmp_path):
+    pre = "(Worker pid=8146) ERROR 03-16 20:13:{s} [multiproc_executor.py:880] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        pre.format(s="22") + "EZ9999[PID: 8146] 2026-03-16-20:13:22.806.034 (EZ9999):  The error from device(chipId:7, "
+                             "dieId:0), serial number is 6, there is an exception of aivec error, core id is 1, error code = 0x20\n"
+        + pre.format(s="25") + "RuntimeError: The Inner error is reported as above.\n"})
+    later = next(e for e in d.events if "reported as above" in e.text)
+    assert later.time > d.anchor.time
+
+
+def test_a_device_dump_head_under_a_logger_prefix_is_one_dump(tmp_path):
+    """`DEVICE[0] PID[…]:` has no error word, so it only becomes a hit when a logger prefix with ERROR
+    carries it: it must head the same dump as `EXCEPTION TASK:`, whose info lines name the fault."""
+    pre = "(Worker pid=2095) ERROR 07-03 16:32:52 [multiproc_executor.py:880] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        pre + "DEVICE[0] PID[2095]: \n"
+        + pre + "EXCEPTION TASK:\n"
+        + pre + "  Exception info:TGID=3724449, model id=65535, stream id=2, stream phase=SCHEDULE, task id=2173, "
+                "task type=aicpu kernel, recently received task id=2173\n"
+        + pre + "    Other info[0]:time=2024-07-03-16:32:52.954.172, function=proc_aicpu_task_done, line=970, "
+                "error code=0x2a\n"})
+    assert "task type=aicpu kernel" in anchor_text(ws, d)

@@ -471,15 +471,19 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             open_block.block_numeric.setdefault(domain, value)
         if in_traceback and kind != K.CANN_DETAIL:
             return None, open_block, in_traceback
-        if kind in (K.CONTEXT, K.LOG_ERROR, K.PLOG, K.RELAY, K.CANN_TRACE):
+        if kind in (K.CONTEXT, K.LOG_ERROR, K.PLOG, K.RELAY, K.CANN_TRACE) or _BLOCK_ADVICE.match(text):
+            # the registry's advice printed with the block is part of its message, never an event
             return None, open_block, in_traceback
     if not contiguous and not indented:
         open_block = None
     own = _own_time(text, year_hint)
-    if own is None:
+    # a line of an open block's TraceBack was recorded with the block: a logger prefix on it
+    # only says when the whole block was printed (often a second later, to the second)
+    in_block = open_block is not None and (deeper or (in_traceback and contiguous))
+    if own is None and not in_block:
         # the line's own logger stamp (vLLM, c10, Python logging) is its print time
         own = _own_time(cleaned[: len(cleaned) - len(text)], year_hint) if len(cleaned) > len(text) else None
-    from_block = deeper and open_block is not None and own is None
+    from_block = in_block and own is None
     if from_block:
         t, inherited = open_block.time, True  # the block's time: recorded with the block
     elif own is not None:
@@ -530,6 +534,13 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         ev.env_hint = True
     if pre.worker:
         ev.worker = pre.worker
+    if info.get("dump") and open_block is not None and open_block.dump and contiguous \
+            and open_block.first_exc_line is None and open_block.anchor_line is None \
+            and C.DEVICE_DUMP_HEAD.match(text.strip()):
+        # `DEVICE[0] PID[…]:` then `EXCEPTION TASK:` head one dump (the first has no error word,
+        # so it is only seen when a logger prefix carries one)
+        open_block.lines.append(ref)
+        return None, open_block, in_traceback
     if info.get("dump"):
         ev.dump = ev.device_event = True
         if C.DEVICE_DUMP_INFO.match(text):
@@ -616,6 +627,7 @@ _RESOURCE_HEAD = re.compile(r"[Ff]ailed to allocate memory|out of memory|[Mm]emo
 _RESTATED = re.compile(r"\[FUNC:(?:FuncErrorReason|ReportCallError)\]")
 _BARE_DETAIL = re.compile(rf"^(?=E)({CODE_PATTERN}): +(?=[A-Za-z\[])")  # error codes; W codes are warnings
 _MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg")
+_BLOCK_ADVICE = re.compile(r"\s*(?:Possible Cause|Solution)\s*:")
 
 
 def _demote_message_fetch(events: list[ErrorEvent]) -> None:

@@ -327,11 +327,23 @@ class NpuDiagApp(App[int]):
         shown = [key for key, _ in PANES if self._pane_shown.get(key)]
         listing = [(key, self.view(key).count == 0 and not self.view(key).status) for key in shown]
         plan = pane_plan(self.size.width - side_cells, listing, self.layout_mode)
-        for key in shown:
+        for key, empty in listing:
             self.view(key).display = key not in plan.hidden
+            self.view(key).set_class(empty, "-title-only")  # LogView.allow_focus: Tab passes it by
+        self._refocus_if_hidden()
         panes.styles.grid_size_columns = plan.columns
         panes.styles.grid_rows = " ".join(plan.rows)
         self.query_one(VerdictBar).display = not side.display  # the panel starts with the verdict
+
+    def _refocus_if_hidden(self) -> None:
+        """A layout change that hid the focused widget (a pane reduced to its title, the panel
+        closed) hands the focus to a pane a person can see, so keys never go to a hidden one."""
+        focused = self.focused
+        if focused is None or focused.focusable and all(n.display for n in focused.ancestors_with_self):
+            return
+        views = [v for v in self.visible_views() if v.focusable]
+        if views:
+            self.call_after_refresh(views[0].focus)
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._relayout)
@@ -1180,7 +1192,7 @@ class NpuDiagApp(App[int]):
         self._update_status()
 
     def _cycle(self, step: int) -> None:
-        views = self.visible_views()
+        views = [v for v in self.visible_views() if v.focusable]
         if not views:
             return
         current = self.focused

@@ -760,6 +760,11 @@ class LogView(ScrollView, can_focus=True):
             self.refresh_count()
         self.scroll_cursor_visible(self._centered)
 
+    def allow_focus(self) -> bool:
+        """A pane reduced to its title row (no line to show: `-title-only`, set by the app's
+        layout) is passed by Tab and never takes the focus."""
+        return not self.has_class("-title-only")
+
     def on_focus(self) -> None:
         self.refresh()
 

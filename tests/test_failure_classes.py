@@ -798,3 +798,30 @@ def test_a_device_dump_head_under_a_logger_prefix_is_one_dump(tmp_path):
         + pre + "    Other info[0]:time=2024-07-03-16:32:52.954.172, function=proc_aicpu_task_done, line=970, "
                 "error code=0x2a\n"})
     assert "task type=aicpu kernel" in anchor_text(ws, d)
+
+
+_RANK_BLOCK = [
+    "[rank0]: RuntimeError: The Inner error is reported as above.",
+    "[rank0]: [PID: 31] 2026-07-04-17:27:10.618.062 Invalid_Argument(EE1003): LaunchKernelV2 failed because value 0 "
+    "for parameter blockDim is invalid",
+    "[rank0]:         TraceBack (most recent call last):",
+    "[rank0]:         unsupported inputLayout , expect BSND/TND[FUNC:CausalConv1dBwdTilingFunc][FILE:tiling.cpp][LINE:100]",
+]
+
+
+def test_a_quoted_or_runner_wrapped_launcher_block_keeps_its_continuation_lines(tmp_path):
+    """A paste quotes every line (`> `) and pytest prints `E` plus seven spaces before each: the
+    launcher prefix and the block's own indentation survive under either envelope."""
+    for n, envelope in enumerate(("> ", "E       ")):
+        ws, d = diagnose(tmp_path / str(n), {"run.log": "".join(envelope + line + "\n" for line in _RANK_BLOCK)})
+        assert "unsupported inputLayout" in anchor_text(ws, d), envelope
+
+
+def test_lookalike_an_unwrapped_rank_block_is_read_the_same(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "".join(line + "\n" for line in _RANK_BLOCK)})
+    assert "unsupported inputLayout" in anchor_text(ws, d)
+
+
+def test_a_call_result_at_the_end_of_a_sentence_is_read(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "> Register mem ret:207000.\n> mount failed: INVALID_PARAMS\n"})
+    assert "Register mem ret:207000." in anchor_text(ws, d)

@@ -50,7 +50,7 @@ _CONSOLE_KEYS = (
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # a call that prints its own aclError result and no error word (`RegisterAscendBinary aiv ret
 # 107000`); the literal head lets the engine skip to each "ret"
-_CONSOLE_RESULT = re.compile(r"ret(?:Code)?[ =:]+[1-5]\d{5}(?![\d.])")
+_CONSOLE_RESULT = re.compile(r"ret(?:Code)?[ =:]+[1-5]\d{5}(?!\d|\.\d)")
 # an exception printed with an empty first line: its message is the lines after it, which may
 # hold no error word at all (`MLIRCompilationError: ` then a tool's own complaint)
 _EMPTY_MESSAGE = re.compile(r"(?:Error|Exception):[ \t]*\r?\n")
@@ -75,7 +75,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 def _prefixed_continuation(line: str) -> bool:
     """An indented line behind a launcher or rank prefix (`[rank0]:`, `(Worker pid=1) ERROR …`):
     launchers prefix every line of a block, so the indent that marks a continuation follows it."""
-    if line[:1] not in ("[", "("):
+    if line[:1] not in ("[", "(", ">", "`", "E"):  # a prefix, or an envelope (quote, fence, runner) around one
         return False
     body, _ = strip_prefixes(clean(line[:512]))
     return body[:1] in (" ", "\t") and bool(body.strip())

@@ -825,3 +825,46 @@ def test_lookalike_an_unwrapped_rank_block_is_read_the_same(tmp_path):
 def test_a_call_result_at_the_end_of_a_sentence_is_read(tmp_path):
     ws, d = diagnose(tmp_path, {"run.log": "> Register mem ret:207000.\n> mount failed: INVALID_PARAMS\n"})
     assert "Register mem ret:207000." in anchor_text(ws, d)
+
+
+_SETDEVICE_HEAD = ("[ERROR] RecentErrMsg: [PID: 30] 2026-08-04-19:51:12.800.885 Invalid_Argument(EE1001): The argument "
+                   "is invalid.Reason: rtGetDevMsg execution failed, the context is a null pointer.\n"
+                   "        TraceBack (most recent call last):\n")
+
+
+def test_under_a_generic_head_the_first_failure_of_its_own_in_the_traceback_is_the_cause(tmp_path):
+    """`the argument is invalid ... context is a null pointer` only says set-up failed; the first
+    TraceBack line that reports a failure of its own says why (the device's TSD would not open)."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[ERROR] aclrtSetDevice(deviceId) failed: 507033 (main.cpp:102)\n" + _SETDEVICE_HEAD
+        + "        TsdOpen failed. devId=1, tdt error=1[FUNC:PrintfTsdError][FILE:runtime.cc][LINE:2618]\n"
+        "        Check param failed, dev can not be NULL![FUNC:DeviceRetain][FILE:runtime.cc][LINE:3536]\n"
+        "        rtSetDevice execution failed, reason=device retain error[FUNC:FuncErrorReason][FILE:e.cc][LINE:65]\n"
+        "        open device 1 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n"})
+    assert "TsdOpen failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_checks_and_restatements_under_a_generic_head_are_not_causes(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": _SETDEVICE_HEAD
+        + "        Check param failed, dev can not be NULL![FUNC:DeviceRetain][FILE:runtime.cc][LINE:3536]\n"
+        "        rtSetDevice execution failed, reason=device retain error[FUNC:FuncErrorReason][FILE:e.cc][LINE:65]\n"})
+    assert "TsdOpen" not in (anchor_text(ws, d) or "")
+    assert "Check param failed" not in (anchor_text(ws, d) or "")
+
+
+def test_a_device_set_up_failure_with_no_reason_is_environment_not_its_later_calls(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[INFO]  acl init success\n"
+        "[ERROR]  acl set device 0 failed, errorCode = 507033\n"
+        "[ERROR]  sample init resource failed\n"
+        "[INFO]  end to destroy stream\n"
+        "[ERROR]  reset device 0 failed, errorCode = 507007\n"})
+    assert "acl set device 0 failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_a_device_set_up_failure_that_says_memory_is_memory(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[ERROR]  acl set device 0 failed, errorCode = 507033: out of memory while creating the memory pool\n"})
+    assert d.category == "memory"

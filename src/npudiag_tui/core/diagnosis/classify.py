@@ -45,7 +45,9 @@ _ENV_TEXT = re.compile(
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
     r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
-    r"[Bb]inary register fail|" + SO_LOAD_FAILED
+    r"[Bb]inary register fail|"
+    r"TsdOpen failed|tsd ?(?:client|daemon).{0,40}(?:fail|abnormal)|"  # the device's TSD daemon would not open
+    + SO_LOAD_FAILED
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
@@ -133,6 +135,9 @@ _ACL_NAME_ROUTES = (
 )
 
 
+DEVICE_SETUP_FAILED = 507033
+
+
 def category_of_number(domain: str, value: int) -> str | None:
     if domain == "aclnn":
         if value == 561112:
@@ -147,8 +152,8 @@ def category_of_number(domain: str, value: int) -> str | None:
             return "compile"
         if value == 500002:
             return "compile"
-        if value == 507033:
-            return None  # device set-up failed: a consequence of memory, packages or an occupied device
+        if value == DEVICE_SETUP_FAILED:
+            return None  # a consequence of memory, packages or an occupied device: decided last (route)
         nc = lookup_numeric(value, "acl")
         if nc is not None:
             for word, cat in _ACL_NAME_ROUTES:
@@ -222,7 +227,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     shaped = _shape(anchor, body)
     if shaped:
         return shaped
-    for domain, value in _numbers([anchor, *group]):
+    # an anchor that is the device set-up failing: the statuses of later calls (a reset, a
+    # stream) are its consequences, and say nothing of it
+    setup = ("acl", DEVICE_SETUP_FAILED) in set(_numbers([anchor]))
+    for domain, value in _numbers([anchor] if setup else [anchor, *group]):
         if domain == "aclnn" and value == 561000 and _COMM_TEXT.search(body):
             return "communication"
         cat = category_of_number(domain, value)
@@ -243,6 +251,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 if cat == "operator" and _MEM_TEXT.search(body):
                     return "memory"
                 return cat
+    if setup:
+        # nothing in its own text or code says why: the set-up itself (driver, firmware, an
+        # occupied or invisible device, the packages), not the job
+        return "environment"
     for ev in [anchor, *group]:
         if OP_CHECK_SOURCE.search(ev.text):  # the operator refused its inputs
             return "operator"

@@ -458,6 +458,11 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             and (generic_head if dev is None else not dev.comm_wait)
             and not _RESOURCE_HEAD.search(open_block.detail))
         or (generic_head and bool(C.OP_CHECK_SOURCE.search(text)))
+        # the first line of its TraceBack that reports a failure of its own (`TsdOpen failed.
+        # devId=1[FUNC:…]`), not a check or a restatement, says why the arguments were wrong
+        or (generic_head and open_block.kind != K.RELAY and kind in (K.LOG_ERROR, K.PLOG)
+            and bool(_OWN_FAILURE.search(text)) and not _GENERIC_DETAIL.search(text)
+            and not _RESTATED.search(text) and not _MESSAGE_FETCH.search(text))
         # a status of its own under a head that only says the error message could not be fetched
         or (generic_head and bool(numeric) and not _MESSAGE_FETCH.search(text)
             and bool(_MESSAGE_FETCH.search(open_block.detail))))
@@ -628,6 +633,7 @@ _RESTATED = re.compile(r"\[FUNC:(?:FuncErrorReason|ReportCallError)\]")
 _BARE_DETAIL = re.compile(rf"^(?=E)({CODE_PATTERN}): +(?=[A-Za-z\[])")  # error codes; W codes are warnings
 _MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg")
 _BLOCK_ADVICE = re.compile(r"\s*(?:Possible Cause|Solution)\s*:")
+_OWN_FAILURE = re.compile(r"\b(?:failed|failure)\b.{0,300}\[FUNC:\w+\]")
 
 
 def _demote_message_fetch(events: list[ErrorEvent]) -> None:

@@ -868,3 +868,31 @@ def test_lookalike_a_device_set_up_failure_that_says_memory_is_memory(tmp_path):
     ws, d = diagnose(tmp_path, {"run.log":
         "[ERROR]  acl set device 0 failed, errorCode = 507033: out of memory while creating the memory pool\n"})
     assert d.category == "memory"
+
+
+def _hccl(ts: str, where: str, msg: str) -> str:
+    return f"[ERROR] HCCL(808,):2026-06-17-02:21:{ts} [{where}] [862]{msg}\n"
+
+
+def test_g5_an_analysers_framed_verdict_is_evidence_not_the_cause(tmp_path):
+    """HCCL's connect-timeout detection prints its verdict between a titled rule and a closing rule,
+    at ERROR, before the failure it analyses: the sentences inside the frame are advice."""
+    text = (_hccl("43.853.226", "detect_connect_anomalies.cc:126", "-" * 19 + "CONNECT TIMEOUT DETECT RESULT" + "-" * 23)
+            + _hccl("43.853.244", "detect_connect_anomalies.cc:140", "No abnormal periods were discovered. please "
+                    "prioritize investigating the consistency of cluster script behaviors.")
+            + _hccl("43.853.249", "detect_connect_anomalies.cc:143", "-" * 70)
+            + _hccl("43.853.333", "transport_manager.cc:954", "[InitChannelStage][RunFailed]Transport init error! "
+                    "createLink para:rank[7]-localUserrank[7], remoteRank[15]")
+            + _hccl("43.853.666", "transport_manager.cc:470", "[Alloc]call trace: hcclRet -> 4"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-808_20260617022100000.log": text})
+    assert "Transport init error!" in anchor_text(ws, d)
+    assert d.category == "communication"
+
+
+def test_g5_lookalike_an_error_after_the_closing_rule_is_read_as_usual(tmp_path):
+    """Only what sits inside the frame is advice: a line after the closing rule is an error again."""
+    text = (_hccl("43.853.226", "detect_connect_anomalies.cc:126", "-" * 19 + "CONNECT TIMEOUT DETECT RESULT" + "-" * 23)
+            + _hccl("43.853.249", "detect_connect_anomalies.cc:143", "-" * 70)
+            + _hccl("43.853.300", "hccl_socket_manager.cc:796", "[Wait][LinkEstablish]socket setup failed, rank[0]"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-808_20260617022100000.log": text})
+    assert "socket setup failed" in anchor_text(ws, d)

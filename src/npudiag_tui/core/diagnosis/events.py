@@ -379,6 +379,27 @@ class _Channel:
     last_line: LineRef = LineRef(-1, -10)
     message_of: ErrorEvent | None = None  # an exception printed with an empty first line
     message_lines: int = 0  # how many more lines may still hold its message
+    in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
+
+
+# An analyser's report framed by rules (HCCL's connect-timeout detection prints its verdict between
+# `-----TITLE-----` and a closing rule): its sentences are evidence and advice, never the cause.
+_BANNER_TITLE = re.compile(r"^[-=*#]{5,} ?[A-Z][A-Z0-9 _:/]{3,80}? ?[-=*#]{5,}$")
+_BANNER_RULE = re.compile(r"^[-=*#]{10,}$")
+
+
+def _in_banner(state: _Channel, body: str, contiguous: bool) -> bool:
+    """Whether this line is inside (or frames) an analyser's banner; keeps the channel's state."""
+    body = body.strip()
+    if _BANNER_TITLE.match(body):
+        state.in_banner = True
+        return True
+    if not state.in_banner:
+        return False
+    if not contiguous or _BANNER_RULE.match(body):
+        state.in_banner = False
+        return contiguous
+    return True
 
 
 # a line that only decorates or introduces an exception's message (`///----[ERROR][Triton][BEG]---`,
@@ -424,6 +445,8 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             kind, level = K.CONTEXT, Level.parse(pre.level)
     if _awaited_message(state, kind, text, contiguous):
         kind, level = K.EXCEPTION, Level.ERROR
+    if _in_banner(state, info.get("message", text), contiguous) and kind.tier < EventKind.TABLE.tier:
+        kind = K.TABLE
     indented = C.is_continuation(text)
     dump_info = C.DEVICE_DUMP_INFO.match(text)
     if C.CANN_TRACEBACK_RE.match(text):

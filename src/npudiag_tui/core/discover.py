@@ -256,8 +256,9 @@ class _Builder:
                 if not is_dir:
                     self.add_file(entry.path, display_prefix + name_rel)
                     continue
-                if entry.name.startswith("."):
-                    continue
+                if entry.name.startswith("."):  # .git, caches: not logs, but said (an archive's
+                    self.out.skipped.append((display_prefix + name_rel, "hidden folder; not read"))
+                    continue  # members below one would otherwise vanish without a word)
                 link = entry.is_symlink()
                 real = os.path.realpath(entry.path) if link else os.path.join(folder_real, entry.name)
                 if real in visited:

@@ -896,3 +896,56 @@ def test_g5_lookalike_an_error_after_the_closing_rule_is_read_as_usual(tmp_path)
             + _hccl("43.853.300", "hccl_socket_manager.cc:796", "[Wait][LinkEstablish]socket setup failed, rank[0]"))
     ws, d = diagnose(tmp_path, {"debug/plog/plog-808_20260617022100000.log": text})
     assert "socket setup failed" in anchor_text(ws, d)
+
+
+_GLOG_SDK = (
+    "I20241122 10:02:56.407680 281462569663328 FileUtils.cpp:339] The input file is empty\n"
+    "E20241122 10:02:57.047970 281462569663328 ImageProcessorDptr.hpp:819] Failed to recognize Ascend chip. "
+    "(Code = -1, Message = \"ACL: general failure\")\n"
+    "E20241122 10:02:57.048184 281462569663328 ImageProcessorDptr.hpp:879] Get predict size failed. "
+    "(Code = -1, Message = \"ACL: general failure\")\n"
+    "Traceback (most recent call last):\n"
+    '  File "/app/main.py", line 21, in <module>\n'
+    "    decoded_image = imageProcessor.decode(image_path, base.nv12)\n"
+)
+
+
+def test_an_exception_that_repeats_the_native_error_above_it_relays_it(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": _GLOG_SDK + "RuntimeError: [-1][ACL: general failure]\n"})
+    assert "Failed to recognize Ascend chip" in anchor_text(ws, d)
+    assert d.category == "environment"  # the software cannot tell which chip it runs on
+
+
+def test_lookalike_an_exception_that_says_something_new_stays_the_exception(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": _GLOG_SDK + "RuntimeError: decode needs an nv12 buffer of even width\n"})
+    assert "RuntimeError: decode needs" in anchor_text(ws, d)
+
+
+def test_glog_stamps_keep_their_microseconds_and_full_dates():
+    from npudiag_tui.core.formats.timestamps import find_stamp, format_us
+
+    full = find_stamp("E20241122 10:02:57.047970 281462569663328 ImageProcessorDptr.hpp:819] Failed", 2026)
+    short = find_stamp("E0419 16:59:47.826553 19842 client_service.cpp:1521] register failed", 2026)
+    assert (format_us(full.us), full.resolution) == ("2024-11-22T10:02:57.047970", 1)
+    assert format_us(short.us) == "2026-04-19T16:59:47.826553"
+    # look-alike: c10's fraction after the second is not wall-clock, and stays cut to the second
+    c10 = find_stamp("[W1215 11:30:10.136265096 NPUStream.cpp:545] Warning: NPU warning", 2025)
+    assert format_us(c10.us) == "2025-12-15T11:30:10.000000" and c10.kind == "c10"
+
+
+def test_a_shell_that_cannot_find_a_tool_is_an_environment_cause(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "device_num_list: [0, 1, 2, 3]\n"
+        "/bin/sh: 1: hccn_tool: not found\n"
+        "Failed to call hccn_tool, try to read /etc/hccn.conf instead\n"
+        "Traceback (most recent call last):\n"
+        '  File "hccl_tools.py", line 137, in main\n'
+        "    device_ip = device_ips[device_id]\n"
+        "KeyError: '0'\n"})
+    assert anchor_text(ws, d) == "/bin/sh: 1: hccn_tool: not found"
+    assert d.category == "environment"
+
+
+def test_lookalike_a_file_not_found_message_is_no_shell_error(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "config: cache.json: not found, starting empty\nserving on port 80\n"})
+    assert d.anchor is None

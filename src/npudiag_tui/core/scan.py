@@ -45,7 +45,7 @@ _CONSOLE_KEYS = (
     "out of memory", "outofmemory", "segmentation fault", "segfault", "terminate called", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
     "shared object", "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
-    "is invalid", "exception info:", "message info[", "other info[",
+    "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # a call that prints its own aclError result and no error word (`RegisterAscendBinary aiv ret

@@ -47,6 +47,7 @@ _ENV_TEXT = re.compile(
     r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
     r"[Bb]inary register fail|"
     r"TsdOpen failed|tsd ?(?:client|daemon).{0,40}(?:fail|abnormal)|"  # the device's TSD daemon would not open
+    r"recogni[sz]e (?:the )?(?:Ascend )?(?:chip|SoC)\b|"  # the software cannot tell which chip it runs on
     + SO_LOAD_FAILED
 )
 _DEVICE_TEXT = re.compile(

@@ -93,7 +93,9 @@ _OOM = re.compile(r"out of memory|OutOfMemoryError|memory allocation failed|allo
 _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
     rf"{C.SO_LOAD_FAILED}|"
-    r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh"
+    r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
+    # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
+    r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line )?(?:\d+: )?[\w./+-]+: (?:command )?not found"
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
@@ -360,6 +362,7 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
                 if exc is not None and not exc.group(2).strip():
                     state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
     _demote_aborts(events)
+    _demote_restating_exceptions(events)
     _demote_message_fetch(events)
     _promote_lone_status(events)
     return events
@@ -657,6 +660,29 @@ _BARE_DETAIL = re.compile(rf"^(?=E)({CODE_PATTERN}): +(?=[A-Za-z\[])")  # error 
 _MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg")
 _BLOCK_ADVICE = re.compile(r"\s*(?:Possible Cause|Solution)\s*:")
 _OWN_FAILURE = re.compile(r"\b(?:failed|failure)\b.{0,300}\[FUNC:\w+\]")
+
+
+RESTATE_WINDOW_LINES = 60
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+
+
+def _demote_restating_exceptions(events: list[ErrorEvent]) -> None:
+    """A Python exception that only repeats what a native error line of the same file said just
+    before it (`RuntimeError: [-1][ACL: general failure]` after `E… Failed to recognize Ascend
+    chip. (Code = -1, Message = "ACL: general failure")`) relays that line: the binding raised it."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.EXCEPTION:
+            continue
+        m = C.EXCEPTION_RE.match(ev.detail)
+        words = set(_WORD.findall(m.group(2))) if m else set()
+        if len(words) < 2:
+            continue  # too little said to tell a restatement from a coincidence
+        for prev in reversed(events[max(0, i - ABORT_LOOKBACK_EVENTS):i]):
+            if prev.ref.file_id != ev.ref.file_id or ev.ref.line - prev.ref.line > RESTATE_WINDOW_LINES:
+                break
+            if prev.kind.tier <= 3 and prev.kind != K.EXCEPTION and words <= set(_WORD.findall(prev.text)):
+                ev.kind = K.RELAY
+                break
 
 
 def _demote_message_fetch(events: list[ErrorEvent]) -> None:

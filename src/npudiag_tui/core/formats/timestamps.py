@@ -77,6 +77,9 @@ _VLLM = re.compile(r"(?:^|\s)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d)-(\d\d)
 # c10 prints month*100+day unpadded (`W311` = March 11) and CLOCK_MONOTONIC ns after the second:
 # good to the second only
 _C10 = re.compile(r"\[?[WEIF](\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9})")
+# glog prints the month and day zero-padded (or the full date), then wall-clock µs, the thread id
+# and the source: `E0419 16:59:47.826553 19842 client.cpp:1521]`, `I20241122 10:02:56.407680 2814… F.cpp:339]`
+_GLOG = re.compile(r"(?<![\w.])[IWEF](?:(\d{4})(\d\d)(\d\d)|(\d\d)(\d\d)) (\d\d):(\d\d):(\d\d)\.(\d{6}) +\d+ [\w./+-]+:\d+\]")
 _EPOCH = re.compile(r"received at time=(\d{9,11})")
 _NAME = re.compile(r"_(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d{3})\.log")
 
@@ -169,6 +172,13 @@ def find_stamp(line: str, year_hint: int | None = None) -> Stamp | None:
             res = 10 ** (6 - min(len(frac), 6)) if frac else US
             return Stamp(to_us(int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[5]),
                                micro), res, "pylog")
+        m = _GLOG.search(head)
+        if m:
+            g = m.groups()
+            year = int(g[0]) if g[0] else year_hint
+            if year:
+                month, day = (int(g[1]), int(g[2])) if g[0] else (int(g[3]), int(g[4]))
+                return Stamp(to_us(year, month, day, int(g[5]), int(g[6]), int(g[7]), int(g[8])), 1, "glog")
         m = _C10.search(head)
         if m and year_hint:
             month, day = divmod(int(m.group(1)), 100)

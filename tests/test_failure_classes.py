@@ -949,3 +949,21 @@ def test_a_shell_that_cannot_find_a_tool_is_an_environment_cause(tmp_path):
 def test_lookalike_a_file_not_found_message_is_no_shell_error(tmp_path):
     ws, d = diagnose(tmp_path, {"run.log": "config: cache.json: not found, starting empty\nserving on port 80\n"})
     assert d.anchor is None
+
+
+def test_a_plog_event_wait_timeout_is_a_stream_wait_not_a_device_fault(tmp_path):
+    """The runtime's device record of an event wait that expired names a wait, in a plog as on the
+    console: a stream that waited on an event nobody recorded, not a fault of the core."""
+    text = _runtime("40.617.065", "device_error_proc.cc:1593", "ProcessStarsWaitTimeoutErrorInfo:The error from device"
+                    "(chipId:6, dieId:0), serial number is 1, event wait timeout occurred during task execution, "
+                    "stream_id:41, sq_id:8, task_id:30091, event_id=127, timeout=234s.")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert "event wait timeout" in anchor_text(ws, d)
+    assert d.category == "stream_event"
+
+
+def test_lookalike_a_plog_aivec_exception_stays_a_device_fault(tmp_path):
+    text = _runtime("40.617.065", "device_error_core_proc.cc:645", "PrintCoreInfo:The error from device(chipId:6, "
+                    "dieId:0), serial number is 1, there is an exception of aivec error, core id is 8, error code = 0x10")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert d.category == "device"

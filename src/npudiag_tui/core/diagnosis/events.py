@@ -192,6 +192,9 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         info["module"] = p.module
         info["pid"] = p.pid
         info["message"] = p.message
+        dev = C.parse_device_exception(p.message)
+        if dev is not None:
+            info["device"] = dev  # what the fault is (a wait on a peer or an event, or a fault of its own)
         return _plog_kind(p, level), level, info
 
     stripped = text.strip()

@@ -676,8 +676,8 @@ def test_lookalike_a_number_that_is_no_error_code_is_not_a_failure(tmp_path):
     assert d.anchor is None
 
 
-def _runtime(ts: str, where: str, msg: str) -> str:
-    return f"[ERROR] RUNTIME(4242,python):2026-03-11-10:00:{ts} [{where}]4300 {msg}\n"
+def _runtime(ts: str, where: str, msg: str, pid: int = 4242) -> str:
+    return f"[ERROR] RUNTIME({pid},python):2026-03-11-10:00:{ts} [{where}]4300 {msg}\n"
 
 
 def test_plog_device_fault_record_explains_the_task_failure_reported_before_it(tmp_path):
@@ -967,3 +967,26 @@ def test_lookalike_a_plog_aivec_exception_stays_a_device_fault(tmp_path):
                     "dieId:0), serial number is 1, there is an exception of aivec error, core id is 8, error code = 0x10")
     ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
     assert d.category == "device"
+
+
+def test_g8_an_aicore_task_timeout_is_a_hung_kernel_of_this_device(tmp_path):
+    """`aicore task timeout` is a kernel that never finished on this device: a device cause that
+    precedes the failures it leaves in other processes, not a wait on a peer."""
+    files = {
+        "debug/plog/plog-2444_20260815015103500.log": _runtime(
+            "03.466.805", "device_error_proc.cc:1992", "ProcessStarsTimeoutDfxSlotInfo:aicore task timeout dfx, show "
+            "slot info, slot_id=5, device_id=14, stream_id=3, task_id=12", pid=2444),
+        "debug/plog/plog-2218_20260815015103495.log": _runtime(
+            "03.493.844", "davinci_kernel_task.cc:1639", "PrintErrorInfoForDavinciTask:[DFX_INFO]Aicore kernel execute "
+            "failed, device_id=12, stream_id=11, task_id=876", pid=2218),
+    }
+    ws, d = diagnose(tmp_path, files)
+    assert "aicore task timeout" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_g8_lookalike_a_notify_wait_timeout_stays_a_wait(tmp_path):
+    text = _runtime("03.466.805", "device_error_proc.cc:1992", "ProcessStarsWaitTimeoutErrorInfo:The error from device"
+                    "(chipId:6, dieId:0), serial number is 1, notify wait timeout occurred during task execution, stream_id:3")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-2444_20260815015103500.log": text})
+    assert d.anchor.kind == "timeout"

@@ -80,7 +80,8 @@ _PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait soc
 # 507034), not a wait on a peer; a bare 507014 is a status, and routes the category only
 _EXEC_TIMEOUT = re.compile(
     r"ai ?core (?:execution )?time ?out|aicore timeout|aiv(?:ec)? (?:execution )?time ?out|"
-    r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out", re.I)
+    r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out|"
+    r"(?:ai ?core|aiv(?:ec)?|vector core) task time ?out", re.I)
 _WRAPPER_TEXT = re.compile(
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"

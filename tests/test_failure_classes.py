@@ -990,3 +990,26 @@ def test_g8_lookalike_a_notify_wait_timeout_stays_a_wait(tmp_path):
                     "(chipId:6, dieId:0), serial number is 1, notify wait timeout occurred during task execution, stream_id:3")
     ws, d = diagnose(tmp_path, {"debug/plog/plog-2444_20260815015103500.log": text})
     assert d.anchor.kind == "timeout"
+
+
+_MLIR = 'loc("/tmp/k/kernel.ttadapter.mlir":{pos}): error: {msg}\n'
+
+
+def test_a_kernel_compilers_first_located_diagnostic_is_the_cause(tmp_path):
+    """The frame (`///---[ERROR][Triton][BEG]---`), the stage header that introduces the error and
+    the pass pipeline's summary at the module's first character all say that something failed; the
+    first diagnostic with a real location says what."""
+    ws, d = diagnose(tmp_path, {"compile.log":
+        "///------------------[ERROR][Triton][BEG]------------------\n"
+        "[ConvertLinalgRToBinary] encounters error:\n"
+        + _MLIR.format(pos="1:1", msg="Failed to run BiShengHIR pipeline") + "\n"
+        + _MLIR.format(pos="17:10", msg="'memref.alloc' op Failed to propagate memory scope ub for allocOp")
+        + _MLIR.format(pos="59:15", msg="'arith.select' op Unsupported user for root alloc op.")
+        + "///------------------[ERROR][Triton][END]------------------\n"})
+    assert "'memref.alloc' op Failed to propagate memory scope" in anchor_text(ws, d)
+    assert d.category == "compile"
+
+
+def test_lookalike_a_line_with_words_between_rules_is_no_frame(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "------ [ERROR] worker 3 lost its device ------\n"})
+    assert "worker 3 lost its device" in anchor_text(ws, d)

@@ -61,7 +61,8 @@ _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation 
 _COMPILE_TEXT = re.compile(
     r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|"
     r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
-    r"[Rr]eplay\b|CaptureBegin|CaptureEnd"
+    r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
+    r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng"  # a kernel compiler's own diagnostics
 )
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"

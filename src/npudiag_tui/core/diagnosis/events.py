@@ -86,7 +86,11 @@ _WRAPPER_TEXT = re.compile(
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"
-    r"^\s*raise |^\s*\(function \w+\)"
+    r"^\s*raise |^\s*\(function \w+\)|"
+    # a header that introduces the error printed under it (`[ConvertLinalgRToBinary] encounters error:`)
+    r"\bencounter(?:s|ed)? (?:an? )?errors?:\s*$|\bthe following errors?:\s*$|"
+    # a compiler's summary that its pass pipeline failed; the pass's own diagnostics say why
+    r"\bFailed to run [\w ]{1,40} pipeline\b"
 )
 _OOM = re.compile(r"out of memory|OutOfMemoryError|memory allocation failed|alloc(?:ate)? .*failed|"
                   r"ErrCode=207001|error code is 207001|No available memory for the cache blocks")
@@ -199,7 +203,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return _plog_kind(p, level), level, info
 
     stripped = text.strip()
-    if not stripped:
+    if not stripped or not _message_line(stripped + "."):
+        # nothing but rules and bracketed tags (`///-----[ERROR][Triton][BEG]-----`): a frame
         return K.CONTEXT, Level.NONE, info
     if C.BANNER_PAYLOAD.search(stripped):  # a banner stays a banner whatever wraps it
         return K.WRAPPER, Level.ERROR, info
@@ -427,6 +432,8 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
     if header is None:
         return False
     state.message_lines -= 1
+    if kind == K.WRAPPER and contiguous and _INTRODUCES.search(text):
+        return False  # a header that introduces the message: keep waiting for it
     if not contiguous or state.message_lines < 0 or kind not in (K.CONTEXT, K.LOG_ERROR):
         state.message_of = None  # a shape of its own (or nothing) follows: read as usual
         return False

@@ -446,10 +446,13 @@ def test_clean_then_prefixes_keep_logger_file():
     assert console.clean("x \x1b[m y [0m z [1;31mred") == "x  y  z red"
 
 
-def test_console_scan_keeps_native_stack_frames_at_line_starts():
+def test_console_scan_keeps_native_stack_frames_at_line_starts(tmp_path):
+    from npudiag_tui.core.index import FileIndex
     from npudiag_tui.core.model import Stream
     from npudiag_tui.core.scan import SourceScan
 
+    path = tmp_path / "train.log"
+    path.write_bytes(b"#0 0x1234 in foo\nok line\n#12 0xabc bar\nnot #3 0x1 mid-line\n")
     scan = SourceScan(Stream.STDOUT)
-    scan._feed_console(0, b"#0 0x1234 in foo\nok line\n#12 0xabc bar\nnot #3 0x1 mid-line\n", 0)
+    FileIndex(str(path), 0).extend(on_chunk=lambda chunk: scan.feed(0, chunk))
     assert [(h.line, h.text) for h in scan.hits] == [(0, "#0 0x1234 in foo"), (2, "#12 0xabc bar")]

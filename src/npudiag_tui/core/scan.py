@@ -63,15 +63,107 @@ _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")
 _CONSOLE_NATIVE = re.compile(r"[EF]\d{3,4} \d\d:\d\d:\d\d")  # a leading set: the engine skips to E/F
 
 
-def _native_line_starts(text: str) -> Iterator[int]:
-    """Where the lines that open with a glog/c10 E/F stamp start (`E0419 …` or `[E806 …`)."""
-    for m in _CONSOLE_NATIVE.finditer(text):
-        a = m.start()
-        if a > 0 and text[a - 1] == "[":
-            a -= 1
-        if a == 0 or text[a - 1] == "\n":
-            yield a
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# The console patterns over bytes (the same grammars: every one is ASCII): searching the bytes
+# spares decoding a chunk, and bytes.lower() lowers ASCII letters only, so offsets stay put
+# (str.lower() makes `İ` two characters).
+def _as_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
+    return re.compile(pattern.pattern.encode("ascii"))
+
+
+_KEYS_B = tuple(k.encode("ascii") for k in _CONSOLE_KEYS)
+_KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
+_CODE_B = _as_bytes(_CONSOLE_CODE)
+_RESULT_B = _as_bytes(_CONSOLE_RESULT)
+_EMPTY_MESSAGE_B = _as_bytes(_EMPTY_MESSAGE)
+_FRAME_B = _as_bytes(_CONSOLE_FRAME)
+_FRAME_FIRST_B = re.compile(_CONSOLE_FRAME.pattern[2:].encode("ascii"))  # without its "\n", at offset 0
+_NATIVE_B = _as_bytes(_CONSOLE_NATIVE)
+SCAN_WINDOW = 1 << 20
+"""The most of a chunk the console scan copies at once (to lower it): memory per line is bounded."""
+
+
+def _spans(data: bytes, end: int) -> Iterator[tuple[int, int]]:
+    """data[:end] cut at line ends into spans of about SCAN_WINDOW (a longer line is one span)."""
+    a = 0
+    while a < end:
+        b = data.rfind(b"\n", a, min(a + SCAN_WINDOW, end)) + 1
+        if b <= a:  # one line longer than a window: the span is that line
+            b = data.find(b"\n", a + SCAN_WINDOW, end) + 1 or end
+        if end - b < SCAN_WINDOW // 64 and data.find(b"\n", b, end) < 0:
+            b = end  # a short unterminated tail joins the span before it
+        yield a, b
+        a = b
+
+
+def _console_key_starts(data: bytes, a: int, b: int, starts: list[int]) -> bool:
+    """Offsets in data[a:b] where a console key starts (the first of each key on a line),
+    lowering one window at a time; False when the span holds nothing but blanks."""
+    found_text = False
+    x = a
+    while x < b:
+        y = min(x + SCAN_WINDOW, b)
+        window = data[x: min(y + _KEY_OVERLAP, b)]
+        x0, x = x, y
+        found_text = True
+        low = window.lower()
+        limit = y - x0  # a key starting in the overlap belongs to the next window
+        for key in _KEYS_B:
+            p = low.find(key, 0, limit + len(key) - 1)
+            while 0 <= p < limit:
+                starts.append(x0 + p)
+                nl = low.find(b"\n", p)
+                if nl < 0:
+                    break
+                p = low.find(key, nl + 1, limit + len(key) - 1)
+    return found_text
+
+
+def _console_pattern_starts(data: bytes, a: int, b: int, end: int, starts: list[int]) -> None:
+    """Offsets in data[a:b] of the console grammars: codes, call results, exceptions with an
+    empty first line (and the lines under them), native frames and glog/c10 E/F lines.
+    pos/endpos, never a slice: a huge line is not copied."""
+    for m in _CODE_B.finditer(data, a, b):
+        x, y = m.start(), m.end()
+        if (x == 0 or not _is_word(_char_before(data, x), "_")) and (y == end or not _is_word(_char_at(data, y, end))):
+            starts.append(x)
+    starts.extend(m.start() for m in _RESULT_B.finditer(data, a, b))
+    for m in _EMPTY_MESSAGE_B.finditer(data, a, b):
+        p = m.end()
+        for _ in range(EMPTY_MESSAGE_LINES):
+            if p >= end:
+                break
+            starts.append(p)
+            nl = data.find(b"\n", p, end)
+            p = end if nl < 0 else nl + 1
+    if a == 0 and _FRAME_FIRST_B.match(data, 0, b):
+        starts.append(0)
+    starts.extend(m.start() + 1 for m in _FRAME_B.finditer(data, max(a - 1, 0), b))  # at the "\n" before
+    for m in _NATIVE_B.finditer(data, a, b):
+        x = m.start()
+        if x > 0 and data[x - 1] == 0x5B:  # "["
+            x -= 1
+        if x == 0 or data[x - 1] == 0x0A:
+            starts.append(x)
+
+
+def _char_before(data: bytes, pos: int) -> str:
+    """The character that ends at byte pos (decoded as the line is: UTF-8, errors replaced)."""
+    return data[max(pos - 4, 0): pos].decode("utf-8", "replace")[-1:]
+
+
+def _char_at(data: bytes, pos: int, end: int) -> str:
+    return data[pos: min(pos + 4, end)].decode("utf-8", "replace")[:1]
+
+
+def _is_word(ch: str, also: str = "") -> bool:
+    return ch.isalnum() or (bool(also) and ch == also)
+
+
+def _head(data: bytes, s: int, e: int) -> str:
+    """Line data[s:e] decoded, its first MAX_HIT_CHARS characters only (at most 4 bytes each)."""
+    return data[s: min(e, s + 4 * MAX_HIT_CHARS)].decode("utf-8", "replace")[:MAX_HIT_CHARS]
+
+
 def _prefixed_continuation(line: str) -> bool:
     """An indented line behind a launcher or rank prefix (`[rank0]:`, `(Worker pid=1) ERROR …`):
     launchers prefix every line of a block, so the indent that marks a continuation follows it."""
@@ -107,7 +199,7 @@ class SourceScan:
 
     def feed(self, file_id: int, chunk: "Chunk") -> None:
         if self.stream is Stream.STDOUT:
-            self._feed_console(file_id, chunk.bytes(), chunk.first_line)
+            self._feed_console(file_id, chunk.data, chunk.first_line, chunk.end)
         else:
             self._feed_plog(file_id, chunk)
 
@@ -177,61 +269,40 @@ class SourceScan:
         for s, e in positions:
             self._add(file_id, line_of(s), data[s:e])
 
-    def _feed_console(self, file_id: int, data: bytes, first_line: int) -> None:
-        """Console lines worth a look: one regex pass over the whole chunk (C speed), then the
-        indented lines that continue a kept line (CANN blocks, tables, device text)."""
-        text = data.decode("utf-8", "replace")
-        if not self.has_info and "INFO" in text:
+    def _feed_console(self, file_id: int, data: bytes, first_line: int, end: int | None = None) -> None:
+        """Console lines worth a look in data[:end]: C-speed searches over the bytes, then the
+        indented lines that continue a kept line (CANN blocks, tables, device text).
+
+        Works on the bytes, never on the chunk decoded: only the kept lines' heads are decoded,
+        so one huge line costs a window of memory, not the chunk several times over (#13 defect
+        12)."""
+        end = len(data) if end is None else end
+        if not self.has_info and data.find(b"INFO", 0, end) >= 0:
             self.has_info = True
         starts: list[int] = []
-        # keys are ASCII: lower the text only where an ASCII letter is (str.lower() makes `İ` two
-        # characters, and its offsets would point into the wrong line)
-        low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
-        for key in _CONSOLE_KEYS:
-            p = low.find(key)
-            while p >= 0:
-                starts.append(p)
-                nl = low.find("\n", p)
-                if nl < 0:
-                    break
-                p = low.find(key, nl + 1)
-        for m in _CONSOLE_CODE.finditer(text):
-            a, b = m.start(), m.end()
-            if (a == 0 or not (text[a - 1].isalnum() or text[a - 1] == "_")) and (
-                    b == len(text) or not text[b].isalnum()):
-                starts.append(a)
-        starts.extend(m.start() for m in _CONSOLE_RESULT.finditer(text))
-        for m in _EMPTY_MESSAGE.finditer(text):
-            p = m.end()
-            for _ in range(EMPTY_MESSAGE_LINES):
-                if p >= len(text):
-                    break
-                starts.append(p)
-                nl = text.find("\n", p)
-                p = len(text) if nl < 0 else nl + 1
-        starts.extend(m.start() for m in _CONSOLE_FRAME.finditer("\n" + text))  # match start = line start
-        starts.extend(_native_line_starts(text))
+        for a, b in _spans(data, end):
+            if _console_key_starts(data, a, b, starts):
+                _console_pattern_starts(data, a, b, end, starts)
         starts.sort()
         kept: list[tuple[int, int]] = []  # (line, offset where it starts): lines are cut out only here
         pos = line = 0
         last = -1
         for start in starts:
-            line += text.count("\n", pos, start)
+            line += data.count(b"\n", pos, start)
             pos = start
             if line != last:
-                kept.append((line, text.rfind("\n", 0, start) + 1))
+                kept.append((line, data.rfind(b"\n", 0, start) + 1))
                 last = line
         out = self.hits
         prev = -10
-        size = len(text)
         for i, s in kept:
             if i <= prev:
                 continue
             j = i
-            while s < size:
-                e = text.find("\n", s)
-                e = size if e < 0 else e
-                probe = text[s: min(e, s + MAX_HIT_CHARS)]
+            while s < end:
+                e = data.find(b"\n", s, end)
+                e = end if e < 0 else e
+                probe = _head(data, s, e)
                 if j != i and not (probe[:1] in (" ", "\t") and probe.strip()) and not _prefixed_continuation(probe):
                     break
                 if len(out) < self.max_hits:

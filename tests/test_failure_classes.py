@@ -1013,3 +1013,31 @@ def test_a_kernel_compilers_first_located_diagnostic_is_the_cause(tmp_path):
 def test_lookalike_a_line_with_words_between_rules_is_no_frame(tmp_path):
     ws, d = diagnose(tmp_path, {"run.log": "------ [ERROR] worker 3 lost its device ------\n"})
     assert "worker 3 lost its device" in anchor_text(ws, d)
+
+
+def test_a_whole_second_stamp_after_a_finer_one_in_the_same_second_does_not_jump_ahead(tmp_path):
+    """glog prints microseconds, the worker's logger whole seconds: its `06:43:02` line printed
+    after glog's `06:43:02.966156` is not earlier, and the link failure stays the anchor."""
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "E20260106 06:43:02.966156  5793 ascend_direct_transport.cpp:820] Failed to connect to target: "
+        "172.17.0.16:25482, status: 103900\n"
+        "(EngineCore_DP0 pid=5704) ERROR 01-06 06:43:02 [mooncake_connector.py:419] Mooncake transfer failed for "
+        "request cmpl-1\n"})
+    assert "Failed to connect to target" in anchor_text(ws, d)
+    assert d.category == "communication"
+    line = next(e for e in d.events if "Mooncake transfer failed" in e.text)
+    assert line.time % 1_000_000 == 0  # the time shown stays the line's own stamp
+
+
+def test_lookalike_a_whole_second_stamp_a_second_earlier_still_comes_first(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "E20260106 06:43:03.966156  5793 transport.cpp:820] Failed to connect to target: 172.17.0.16:25482\n"
+        "(EngineCore_DP0 pid=5704) ERROR 01-06 06:43:02 [connector.py:419] transfer failed for request cmpl-1\n"})
+    assert "transfer failed for request" in anchor_text(ws, d)
+
+
+def test_an_operators_own_limit_check_is_an_operator_error(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[ERROR][FusedDeepMoe] batchSize(bs) must <= 256.\n[ERROR][FusedDeepMoe] CheckData failed.\n"})
+    assert "must <= 256" in anchor_text(ws, d)
+    assert d.category == "operator"

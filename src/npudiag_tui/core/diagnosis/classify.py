@@ -66,11 +66,15 @@ _COMPILE_TEXT = re.compile(
 )
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
-                      r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::")  # ATB operations
+                      r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
+                      # an operator's own limit check (`batchSize(bs) must <= 256.`, `CheckData failed`)
+                      r"\bmust (?:be )?(?:<=|>=|<|>|==|!=|less than|greater than|equal to|between)|"
+                      r"\bCheck(?:Data|Params?|Shape|Inputs?|Attrs?) failed")
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
-    r"CommInit\w*|[Cc]ollective"
+    r"CommInit\w*|[Cc]ollective|"
+    r"[Ff]ailed to connect to (?:the )?(?:target|peer|remote|segment)\b"  # a device-to-device link (KV transfer)
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")

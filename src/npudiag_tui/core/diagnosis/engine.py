@@ -33,8 +33,27 @@ RELATION = {
 _NORMALISE = re.compile(r"\d{4}-\d\d-\d\d[- T]\d\d:\d\d:\d\d[.,:\d]*|\b\d+\b|0x[0-9a-fA-F]+")
 
 
-def _order_key(ev: ErrorEvent, source_order: dict[int, int]) -> tuple:
-    return (ev.time is None, ev.time or 0, source_order.get(ev.source_id, 0), ev.ref.file_id, ev.ref.line)
+def _order_key(ev: ErrorEvent, source_order: dict[int, int], settled: dict[int, int | None]) -> tuple:
+    t = settled.get(id(ev), ev.time)
+    return (t is None, t or 0, source_order.get(ev.source_id, 0), ev.ref.file_id, ev.ref.line)
+
+
+def settled_times(events: list[ErrorEvent]) -> dict[int, int | None]:
+    """The time each event sorts by. Within one file, a stamp cut to the whole second that falls
+    in the same second as a finer stamp above it (a worker logger printing `06:43:02` after glog's
+    `06:43:02.966156`) does not say the line came first: it sorts with the line above, and the
+    file's order decides. The times shown stay the lines' own."""
+    out: dict[int, int | None] = {}
+    last: dict[int, int] = {}
+    for ev in sorted(events, key=lambda e: (e.ref.file_id, e.ref.line)):
+        t = ev.time
+        if t is not None:
+            prev = last.get(ev.ref.file_id)
+            if prev is not None and t % US == 0 and t < prev < t + US:
+                t = prev
+            last[ev.ref.file_id] = t
+        out[id(ev)] = t
+    return out
 
 
 def _normal(text: str) -> str:
@@ -346,7 +365,8 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     """The diagnosis of `events` (from `build_all_events`, after `core.ranks.resolve_ranks`)."""
     source_order = {s.source_id: i for i, s in enumerate(ws.sources)}
     events = _finish_events(ws, events)
-    events.sort(key=lambda e: _order_key(e, source_order))
+    settled = settled_times(events)
+    events.sort(key=lambda e: _order_key(e, source_order, settled))
     # exact repeats first, so that the anchor is never a repeat
     anchor = choose_anchor(events)
     cascade = _link_cascade(events, anchor)

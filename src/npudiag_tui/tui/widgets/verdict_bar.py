@@ -36,8 +36,7 @@ class VerdictBar(Widget):
 
     DEFAULT_CSS = """
     VerdictBar {
-        height: auto;
-        max-height: 2;
+        height: 1;  /* set to the text's rows by _fit */
         background: $panel;
         padding: 0 1;
     }
@@ -51,12 +50,29 @@ class VerdictBar(Widget):
         return self._text
 
     def show(self, diagnosis: Diagnosis | None, error: str | None = None, logs_read: bool = True) -> None:
-        self._text = bar_text(diagnosis, sanitize(error or "") or "Diagnosis unavailable", logs_read=logs_read)
-        self.refresh(layout=True)
+        self._set(bar_text(diagnosis, sanitize(error or "") or "Diagnosis unavailable", logs_read=logs_read))
 
     def set_pending(self, message: str) -> None:
-        self._text = bar_text(None, message)
-        self.refresh(layout=True)
+        self._set(bar_text(None, message))
+
+    def _set(self, text: Text) -> None:
+        self._text = text
+        self._fit()
+        self.refresh()
+
+    def _fit(self) -> None:
+        """Set the height to the rows the text needs (1 or 2) at the screen's width.
+
+        Not `height: auto`: Textual caches an auto height by a layout counter that two text
+        changes before the next idle bump only once, so "Indexing…"'s one row could stay when
+        the verdict arrived, cutting the next action at 80 columns (and making the 80x24
+        snapshots flaky). A height set as a style always lays out again."""
+        width = max(self.app.size.width - 2, 1)  # the bar spans the screen, less its padding
+        rows = len(self._text.wrap(self.app.console, width, overflow="ellipsis"))
+        self.styles.height = max(1, min(rows, 2))
+
+    def on_resize(self) -> None:
+        self._fit()
 
     @property
     def plain(self) -> str:

@@ -1041,3 +1041,23 @@ def test_an_operators_own_limit_check_is_an_operator_error(tmp_path):
         "[ERROR][FusedDeepMoe] batchSize(bs) must <= 256.\n[ERROR][FusedDeepMoe] CheckData failed.\n"})
     assert "must <= 256" in anchor_text(ws, d)
     assert d.category == "operator"
+
+
+_MS_PLOG = ("[WARNING] DISTRIBUTED(31,ffff9791,python):2025-08-19-10:34:38.043.689 [tcp_comm.cc:195] "
+            "StartServerSocket] Failed to call socket listen, url: 127.0.0.1:2229\n"
+            "[ERROR] DISTRIBUTED(31,ffff9791,python):2025-08-19-10:34:38.043.706 [meta_server_node.cc:114] "
+            "InitTCPServer] Failed to init the tcp server\n")
+
+
+def test_console_text_mixed_into_a_plog_format_file_is_read(tmp_path):
+    """MindSpore's stdout mixes plain lines with plog-format ones, so the file reads as a plog: the
+    plain line that says why (the port is taken) sits before the headers, and is the cause."""
+    ws, d = diagnose(tmp_path, {"ms_stdout.log": "Failed to call bind, url: 127.0.0.1:2229 Address already in use\n"
+                                                 + _MS_PLOG})
+    assert "Address already in use" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_without_the_plain_line_the_plog_error_is_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"ms_stdout.log": _MS_PLOG})
+    assert "Failed to init the tcp server" in anchor_text(ws, d)

@@ -36,6 +36,7 @@ _ENVELOPE_NEEDLES = (b"> [", b">[", b"`[")
 # A WARNING is kept only when it may carry a real error: causes are sometimes printed at
 # WARNING level (c10/NPU warnings with a code), other warnings are context.
 _WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
+_FOREIGN_BEFORE = 8  # header-less lines read back from a kept plog header
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
 # Console lines that can matter: anything mentioning an error, a code, a crash or a timeout.
@@ -234,6 +235,18 @@ class SourceScan:
             if data.find(b"[WARNING]", s, s + 13) >= 0 and not _WARNING_WORTH.search(data, s, e):
                 continue
             positions.append((s, e))
+            # header-less lines right before it belong to no error header: console text printed
+            # into the same file (MindSpore's stdout mixes both), often what the error reports
+            b = s
+            for _ in range(_FOREIGN_BEFORE):
+                if b <= 0:
+                    break
+                a = data.rfind(b"\n", 0, b - 1) + 1
+                if a == b - 1:  # an empty line: stop
+                    break
+                if data[a] != 0x5B:  # headers above it are read for themselves
+                    positions.append((a, b - 1))
+                b = a
             # header-less lines right after an error belong to it (wrapped text, device blocks)
             for _ in range(64):
                 if e + 1 >= n or data[e + 1] == 0x5B:  # next line starts with '[' (a header)

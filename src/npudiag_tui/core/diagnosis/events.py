@@ -103,6 +103,8 @@ _LOADER = re.compile(
     r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line )?(?:\d+: )?[\w./+-]+: (?:command )?not found"
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
+# a server that cannot bind its port: another process (often a stale or second launcher) has it
+_PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|[Ss]egfault|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called")
@@ -243,6 +245,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.BENIGN, Level.ERROR, info
     if _LOADER.search(stripped):
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
+    if _PORT_TAKEN.search(stripped):
+        return K.ENV, Level.ERROR, info
     if _CRASH.search(stripped):
         return K.CRASH, Level.CRITICAL, info
     if _OOM.search(stripped):

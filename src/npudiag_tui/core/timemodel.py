@@ -145,6 +145,8 @@ class ConsoleChannels:
             if not raws:
                 return
             for k, raw in enumerate(raws):
+                if not k & 255 and k and cancelled is not None and cancelled():  # a pause-for-input hook
+                    return
                 self._add(first + k, raw, idx)
 
     def _add(self, line: int, raw: bytes, idx: FileIndex) -> None:
@@ -213,6 +215,11 @@ class TimeModel:
                 except UnreadableFile:
                     pass
             return got
+
+    def channels_ready(self, file_id: int) -> bool:
+        """Whether the console file's channels are worked out up to its line count (no wait)."""
+        got = self._console.get(file_id)
+        return got is not None and got.lines >= self.indexes[file_id].line_count
 
     def forget(self, file_id: int) -> None:
         """The file was rewritten or truncated: work its channels out again when asked."""

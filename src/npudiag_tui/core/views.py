@@ -271,6 +271,13 @@ class TimeAxis:
         return self.timeline.position_at_time(t)
 
 
+def orderable(ws: "Workspace", fids: Sequence[int]) -> list[int]:
+    """The files a merged window can put in time order without waiting: a console file joins
+    once its rank channels are worked out (`warm_console_channels`, in the background), so
+    `m` right after the anchored screen answers at once instead of waiting seconds for them."""
+    return [f for f in fids if not ws.times.is_console(f) or ws.times.channels_ready(f)]
+
+
 def warm_console_channels(ws: "Workspace", fids: Sequence[int], cancelled: Cancelled | None = None) -> None:
     """Work out the console files' rank channels (core.timemodel) and their time order ahead
     of the first `m`: the merged view orders a console by them, and on the 1 GB bench tree (a

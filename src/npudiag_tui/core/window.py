@@ -52,6 +52,7 @@ class _PlogFeed:
         self.idx = ws.indexes[fid]
         self.chain_key = _NEG
         self._maxes: dict[int, array] = {}  # block's first line -> running max of its stamps
+        self._bts = array("q")  # every block's first stamp, _BIG for none (see _first_block_at)
 
     def count(self) -> int:
         return self.idx.line_count
@@ -72,17 +73,18 @@ class _PlogFeed:
         return min(lo, n), min(hi, n)
 
     def _first_block_at(self, t: int) -> int:
-        """First block whose first own stamp is >= t (stampless blocks count as late)."""
+        """First block whose first own stamp is >= t (stampless blocks count as late).
+
+        One C-level bisect over the blocks' first stamps, stampless ones read as _BIG: the
+        same steps as a bisect that reads them one by one, at a fraction of the cost (a merged
+        page bisects every file's blocks a few dozen times: seconds for the first `m`)."""
         idx = self.idx
-        lo, hi = 0, len(idx.nl_before)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            bt = idx.block_first_time(mid)
-            if bt < 0 or bt >= t:
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
+        nb = len(idx.nl_before)
+        bts = self._bts
+        if len(bts) != nb:
+            bts = self._bts = array("q", (bt if bt >= 0 else _BIG
+                                          for bt in map(idx.block_first_time, range(nb))))
+        return bisect_left(bts, t)
 
     def _running_max(self, i: int) -> tuple[int, array]:
         """(first line of line i's block, running maximum of its lines' own stamps): the first

@@ -131,6 +131,9 @@ def _count_file(file_id: int, path: str, year: int | None, limit: int,
             k += 1
 
     idx.extend(on_chunk=number if todo else None, limit=limit)
+    if hits is None:  # off the way to the first screen: the blocks' first stamps too, which a
+        for b in range(len(idx.block_time)):  # merged window bisects (lazy otherwise)
+            idx.block_first_time(b)
     return idx.state(), todo[:k]  # hits past a file that shrank meanwhile are gone with it
 
 

@@ -9,6 +9,7 @@ cancellation, so keys work meanwhile.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import gc
 import importlib
 import re
@@ -37,8 +38,8 @@ from npudiag_tui.core.window import ScanningSelection, WindowTimeline
 from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.commands import palette_commands
 from npudiag_tui.tui.messages import (
-    DiagnosisReady, IndexDone, IndexProgress, LinesAppended, MarksReady, SearchDone, SourceGrew, SourceProgress,
-    SourceReady,
+    ChannelsReady, DiagnosisReady, IndexDone, IndexProgress, LinesAppended, LinesCounted, MarksReady, SearchDone,
+    SourceGrew, SourceProgress, SourceReady,
 )
 from npudiag_tui.tui.screens.filter import FilterScreen
 from npudiag_tui.tui.screens.help import HelpScreen
@@ -49,6 +50,14 @@ from npudiag_tui.tui.widgets.side_panel import SidePanel
 from npudiag_tui.tui.widgets.status_bar import StatusBar
 from npudiag_tui.tui.widgets.verdict_bar import VerdictBar
 from npudiag_tui.tui.pane_layout import plan as pane_plan
+
+class Phase(enum.Enum):
+    """Where the app is on its way from launch to settled, in order."""
+
+    INDEXING = "indexing"  # the scan runs; nothing is diagnosed yet
+    COUNTING = "counting lines"  # anchored screen shown; the files without hits are still being counted
+    READY = "ready"  # every line counted: the background work (merges, marks, live tail) may run
+
 
 class NpuDiagApp(App[int]):
     """Interactive explorer over one opened set of Ascend logs."""
@@ -121,7 +130,8 @@ class NpuDiagApp(App[int]):
         self.spec = FilterSpec()
         self.diagnosis: Diagnosis | None = None
         self.diagnosis_error: str | None = None
-        self.indexed = False
+        self.phase = Phase.INDEXING
+        self._after_count: tuple[bool, bool] | None = None  # background work waiting for the count
         self.merged_mode = False
         self.cascade_index = -1
         self.candidate_index = -1
@@ -163,9 +173,14 @@ class NpuDiagApp(App[int]):
         yield StatusBar(id="status")
         yield KeyBar(id="keys")
 
+    @property
+    def indexed(self) -> bool:
+        """The scan is done and diagnosed (lines may still be counted: see `phase`)."""
+        return self.phase is not Phase.INDEXING
+
     def is_settled(self) -> bool:
         """True when indexing, diagnosis and source building are all finished (tests, screenshots)."""
-        if not self.indexed or (self.diagnosis is None and self.diagnosis_error is None):
+        if self.phase is not Phase.READY or (self.diagnosis is None and self.diagnosis_error is None):
             return False
         if not self._marks_ready or self._pending_sources or (self.search_term and self.search_matches is None):
             return False
@@ -356,7 +371,7 @@ class NpuDiagApp(App[int]):
         for v in self.views() + [self.view("merged")]:
             v.anchor_refs = self._anchor_refs()
             v.invalidate_marks()
-        if not self.indexed:
+        if self.phase is not Phase.READY:  # built once the count is done (_background_after_diagnosis)
             return
         panes = sorted((key for key, _ in PANES), key=self._build_order)
         if include_merged or (include_merged is None and self.merged_mode):
@@ -408,8 +423,9 @@ class NpuDiagApp(App[int]):
             self.ws.registry
         except Exception:  # the diagnosis reports its own failures later
             pass
-        # worker processes keep the GIL-bound index pass off the UI's interpreter
-        self.ws.index(progress=progress, cancelled=lambda: self._should_stop(worker), processes=True)
+        # worker processes keep the GIL-bound index pass off the UI's interpreter; files
+        # without an error candidate are counted after the anchored screen (count_lines)
+        self.ws.index_first(progress=progress, cancelled=lambda: self._should_stop(worker))
         if worker.is_cancelled:
             return
         # Diagnose here, before telling the UI: the two messages then arrive together and the
@@ -418,6 +434,37 @@ class NpuDiagApp(App[int]):
         ready = self._diagnose()
         self.post_message(IndexDone())
         self.post_message(ready)
+        if self.ws.pending:
+            anchor = ready.diagnosis.anchor if ready.diagnosis is not None else None
+            t = anchor.time if anchor is not None else None
+            order = self.ws.pending_near(t)
+            spans = [t is not None and self.ws.indexes[f].first_time <= t <= self.ws.indexes[f].last_time
+                     for f in order]
+            self.count_lines(order, sum(spans))
+
+    @work(thread=True, exclusive=True, group="count", exit_on_error=False, name="count")
+    def count_lines(self, order: list[int], near: int) -> None:
+        """Count the newlines the scan-first pass left (core.workspace.count_pending), the files
+        around the anchor (the first `near` of `order`) first. The UI thread adopts the counts
+        (LinesCounted) twice: when the anchor's moment is complete and at the end, since each
+        adoption moves every pane's cursor (a merged page or two each); progress meanwhile."""
+        worker = get_current_worker()
+        total = sum(self.ws.pending.values())
+        done, batch, last = 0, [], time.monotonic()
+        waiting = set(order[:near])
+        for fid, state, error in self.ws.count_pending(order, lambda: worker.is_cancelled):
+            batch.append((fid, state, error))
+            done += state.size if state is not None else 0
+            if waiting:
+                waiting.discard(fid)
+                if not waiting:
+                    self.post_message(LinesCounted(tuple(batch), done, total))
+                    batch = []
+            if time.monotonic() - last > 0.3:
+                last = time.monotonic()
+                self.post_message(LinesCounted((), done, total))
+        if not worker.is_cancelled:
+            self.post_message(LinesCounted(tuple(batch), total, total, final=True))
 
     def _diagnose(self) -> DiagnosisReady:
         try:
@@ -492,6 +539,8 @@ class NpuDiagApp(App[int]):
         total = sum(f.size for f in self.ws.files) or 1
         done = 0
         label = "/" + self.search_term
+        while self.ws.pending and not worker.is_cancelled:  # files not counted yet read as empty
+            time.sleep(0.05)
         for idx in self.ws.indexes:
             if worker.is_cancelled:
                 return
@@ -528,7 +577,7 @@ class NpuDiagApp(App[int]):
                 v.refresh_count()
 
     def on_index_done(self, message: IndexDone) -> None:
-        self.indexed = True
+        self.phase = Phase.COUNTING if self.ws.pending else Phase.READY
         self._scan_marks = None
         self._marks_ready = False
         self._marks_scanned.clear()
@@ -590,6 +639,12 @@ class NpuDiagApp(App[int]):
         gc.enable()
 
     def _background_after_diagnosis(self, rebuild: bool, start_marks: bool) -> None:
+        if rebuild:  # first what `m` needs; it runs beside the count (that is in other processes)
+            self.channels_worker(views.pane_files(self.ws, "merged", self.spec))
+        if self.phase is Phase.COUNTING:  # merges, marks and the tail need every line: after the count
+            before = self._after_count or (False, False)
+            self._after_count = (rebuild or before[0], start_marks or before[1])
+            return
         if self._live:
             self._start_live()
         if start_marks:
@@ -597,6 +652,63 @@ class NpuDiagApp(App[int]):
         if rebuild:
             self._pending_sources = max(self._pending_sources - 1, 0)
             self._rebuild_sources()
+
+    def on_lines_counted(self, message: LinesCounted) -> None:
+        """Counted files join the panes (the cursor stays on its line); the last batch starts
+        the background work the count held back."""
+        panes = [key for key, _ in PANES] + (["merged"] if self.merged_mode else [])
+        places = self._places(panes)  # read before the counts change what positions mean
+        for fid, state, error in message.counted:
+            self.ws.adopt_count(fid, state, error)
+        if message.final:
+            self.phase = Phase.READY
+            self._take_ws_problems()
+        if message.counted:  # whole-file sources read the counts as they come: only the cursors move
+            for pane, ref in places.items():
+                view = self.view(pane)
+                view.clear_caches()
+                view.refresh_count()
+                pos = view.position_of(*ref) if ref is not None else None
+                if pos is not None:
+                    view.set_cursor(pos, center=True)
+        try:
+            bar = self.query_one(StatusBar)
+        except NoMatches:
+            return
+        if message.final:
+            bar.set_progress(None)
+            after, self._after_count = self._after_count, None
+            if after is not None:
+                self._background_after_diagnosis(*after)
+        else:
+            bar.set_progress(message.done, max(message.total, 1), Phase.COUNTING.value)
+        self._update_status()
+
+    def _places(self, panes: list[str]) -> dict[str, tuple[int, int] | None]:
+        """The line under each whole-file pane's cursor (the panes a new source is due for)."""
+        return {pane: self.view(pane).ref_at(self.view(pane).cursor) if self.view(pane).count else None
+                for pane in panes if not self._needs_selection(pane)}
+
+    def _merged_source(self) -> "Timeline | WindowTimeline":
+        """The merged view of whole files: a console joins once its channels are worked out
+        (views.orderable), the status says so until then."""
+        fids = self.pane_files("merged")
+        ready = views.orderable(self.ws, fids)
+        self.view("merged").set_status("" if len(ready) == len(fids) else "ordering console lines…")
+        return self._whole_files(ready)
+
+    @work(thread=True, exclusive=True, group="channels", exit_on_error=False, name="channels")
+    def channels_worker(self, fids: list[int]) -> None:
+        """The console files' rank channels, right after the anchored screen (what `m` needs
+        to place console lines); paused while keys arrive."""
+        worker = get_current_worker()
+        views.warm_console_channels(self.ws, fids, lambda: self._should_stop(worker))
+        if not worker.is_cancelled:
+            self.post_message(ChannelsReady())
+
+    def on_channels_ready(self, message: ChannelsReady) -> None:
+        if self.merged_mode and not self._needs_selection("merged"):  # the console joins
+            self.view("merged").set_source(self._merged_source(), keep=True)
 
     def on_source_progress(self, message: SourceProgress) -> None:
         try:
@@ -829,7 +941,10 @@ class NpuDiagApp(App[int]):
             return
         text = Text()
         text.append(f"{view.title} ", "bold")
-        text.append(f"{view.cursor + 1 if view.count else 0:,}/{view.count:,} ")
+        if self.phase is Phase.COUNTING:  # positions and totals are not final yet
+            text.append(f"{Phase.COUNTING.value}… ", "dim")
+        else:
+            text.append(f"{view.cursor + 1 if view.count else 0:,}/{view.count:,} ")
         ref = view.ref_at(view.cursor)
         when = self.ws.times.line_time(*ref) if ref is not None else None
         if when is not None and when.us is not None:
@@ -1110,12 +1225,11 @@ class NpuDiagApp(App[int]):
                     merged.set_source(Timeline(self.ws, fids, mode="concat") if not selects
                                       else Timeline(self.ws, []), keep=False)
                     merged.set_status("building…")
-                    if self.indexed:
+                    if self.phase is Phase.READY:  # else the count's end builds it (_rebuild_sources)
                         self._pending_sources += 1
                         self.build_merged(self.generation, self.spec)
                 else:  # in time order at once, served from the block index (core.window)
-                    merged.set_source(self._whole_files(fids), keep=False)
-                    merged.set_status("")
+                    merged.set_source(self._merged_source(), keep=False)
             merged.anchor_refs = self._anchor_refs()
             merged.focus()
             if current is not None and current.count:

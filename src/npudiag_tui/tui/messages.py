@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from npudiag_tui.core.index import IndexState
 from npudiag_tui.core.model import Diagnosis
 from npudiag_tui.core.timeline import Timeline
 
@@ -89,3 +90,19 @@ class SourceGrew(Message):
     pane: str
     timeline: Timeline
     generation: int
+
+
+@dataclass
+class LinesCounted(Message):
+    """Files the scan-first pass left uncounted, now counted (`Workspace.count_pending`): the UI
+    thread adopts them (`Workspace.adopt_count`), so no reader sees an index change under it."""
+
+    counted: tuple[tuple[int, IndexState | None, str | None], ...]
+    done: int
+    total: int
+    final: bool = False
+
+
+@dataclass
+class ChannelsReady(Message):
+    """The console files' rank channels are worked out: they can join the merged view."""

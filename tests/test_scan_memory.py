@@ -67,3 +67,38 @@ def test_the_error_on_a_huge_line_is_the_anchor_and_reports_cut_it(tmp_path, cap
     code = main(["--stdout", str(path), "--report", "text"])
     text = capsys.readouterr().out
     assert code == 0 and len(text) < 64 * 1024 and head in text and f"{len(line):,}" in text
+
+
+def test_windows_of_blank_lines_are_not_searched(tmp_path):
+    """A zip bomb's gigabytes of newlines: a window of nothing but blanks is skipped at C speed
+    (`bytes.isspace`) instead of being searched for 40 keys and 6 grammars (which read 512 MB of
+    newlines at 17 MB/s; bench/scan_memory.py). Counted as the searches the scan starts over the
+    bytes, not timed."""
+    import sys
+
+    from npudiag_tui.core import scan as scan_module
+
+    def searches_over(blank_mb: int) -> int:
+        path = tmp_path / f"blank{blank_mb}.log"
+        path.write_bytes(b"\n" * (blank_mb * MB) + b"RuntimeError: after the blanks\n")
+        scan = SourceScan(Stream.STDOUT)
+        searches = 0
+
+        def count(frame, event, arg):
+            nonlocal searches
+            if event == "c_call" and frame.f_code.co_filename == scan_module.__file__ and \
+                    getattr(arg, "__name__", "") in ("find", "lower", "finditer", "match", "search"):
+                searches += 1
+
+        idx = FileIndex(str(path), 0)
+        sys.setprofile(count)
+        try:
+            idx.extend(on_chunk=lambda chunk: scan.feed(0, chunk))
+        finally:
+            sys.setprofile(None)
+        assert [(h.line, h.text) for h in scan.hits] == [(blank_mb * MB, "RuntimeError: after the blanks")]
+        return searches
+
+    more = (32 - 4) * MB // scan_module.SCAN_WINDOW  # windows of blank lines
+    grew = searches_over(32) - searches_over(4)
+    assert grew <= 2 * more, f"{grew} more searches for {more} more windows of blank lines"

@@ -54,7 +54,7 @@ _CONSOLE_CODE = re.compile(CODE_PATTERN)
 _CONSOLE_RESULT = re.compile(r"ret(?:Code)?[ =:]+[1-5]\d{5}(?!\d|\.\d)")
 # an exception printed with an empty first line: its message is the lines after it, which may
 # hold no error word at all (`MLIRCompilationError: ` then a tool's own complaint)
-_EMPTY_MESSAGE = re.compile(r"(?:Error|Exception):[ \t]*\r?\n")
+_EMPTY_MESSAGE = re.compile(r"(?:Error|Exception|[Ff]ailed(?: to [\w ]{1,60})?):[ \t]*\r?\n")
 EMPTY_MESSAGE_LINES = 8
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
@@ -105,6 +105,8 @@ def _console_key_starts(data: bytes, a: int, b: int, starts: list[int]) -> bool:
         y = min(x + SCAN_WINDOW, b)
         window = data[x: min(y + _KEY_OVERLAP, b)]
         x0, x = x, y
+        if window.isspace():
+            continue
         found_text = True
         low = window.lower()
         limit = y - x0  # a key starting in the overlap belongs to the next window
@@ -288,13 +290,14 @@ class SourceScan:
 
         Works on the bytes, never on the chunk decoded: only the kept lines' heads are decoded,
         so one huge line costs a window of memory, not the chunk several times over (#13 defect
-        12)."""
+        12). Runs of blank lines are skipped at C speed (`bytes.isspace`): a zip bomb's gigabytes
+        of newlines cost what reading them costs."""
         end = len(data) if end is None else end
         if not self.has_info and data.find(b"INFO", 0, end) >= 0:
             self.has_info = True
         starts: list[int] = []
         for a, b in _spans(data, end):
-            if _console_key_starts(data, a, b, starts):
+            if _console_key_starts(data, a, b, starts):  # False: nothing but blanks
                 _console_pattern_starts(data, a, b, end, starts)
         starts.sort()
         kept: list[tuple[int, int]] = []  # (line, offset where it starts): lines are cut out only here

@@ -1061,3 +1061,55 @@ def test_console_text_mixed_into_a_plog_format_file_is_read(tmp_path):
 def test_lookalike_without_the_plain_line_the_plog_error_is_the_anchor(tmp_path):
     ws, d = diagnose(tmp_path, {"ms_stdout.log": _MS_PLOG})
     assert "Failed to init the tcp server" in anchor_text(ws, d)
+
+
+def test_an_error_line_that_introduces_its_cause_is_explained_by_the_next_line(tmp_path):
+    """Go-style chains end a line with a colon and say on the next what failed: the summary is a
+    wrapper, and the chain of causes under it is the anchor (here the driver's tool refused)."""
+    ws, d = diagnose(tmp_path, {"plugin.log":
+        "Successfully matched node config for node-1:\n"
+        "Failed to start plugin server:\n"
+        "enable node device-share: npu-smi set device-share -i 6 -c 0 -d 1: exit status 203:\n"
+        "There are security risks when opening device sharing,\n"
+        "    Status                         : Fail\n"})
+    assert "npu-smi set device-share" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_a_logged_line_after_an_introducer_is_not_its_message(tmp_path):
+    ws, d = diagnose(tmp_path, {"plugin.log":
+        "Failed to start plugin server:\n"
+        "2026-01-19 10:06:44,248 - plugin - INFO - retrying in 5 s\n"})
+    assert anchor_text(ws, d) == "Failed to start plugin server:"
+
+
+def test_ai_cpu_set_up_codes_are_environment_but_an_ai_cpu_operator_timeout_is_device(tmp_path):
+    from npudiag_tui.core.diagnosis.classify import category_of_code
+
+    assert category_of_code("E39007") == "environment"  # a subprocess on the device did not start
+    assert category_of_code("E30006") == "environment"  # the OPP failed verification
+    assert category_of_code("E30008") == "device"  # an AI CPU operator timed out
+    assert category_of_code("E39999") is None  # the inner code names nothing
+
+
+def test_routes_by_the_words_of_set_up_failures(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "[2025-12-08 11:52:44.735471] [error] [69197] [operation_util.h:156] rankSize [16] is invalid\n"})
+    assert d.category == "communication"
+    ws, d = diagnose(tmp_path / "b", {"serve.log":
+        "ERROR - Error provisioning model instance: Failed to create container: OCI runtime create failed: "
+        "prestart hook #0 exited: failed to mount src: /usr/local/bin/npu-smi.\n"})
+    assert d.category == "environment"
+
+
+def test_torch_npu_error_modules_route_their_event(tmp_path):
+    """ERR01xxx is torch_npu's OPS module: the call that failed was an operator's."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "RuntimeError: nonzero:build/op_plugin/ops/NonZeroKernelNpu.cpp:48 OPS function error: NonZero, "
+        "error code is 100000\n"
+        "[ERROR] 2025-02-13-10:46:42 (PID:7, Device:0, RankID:-1) ERR01100 OPS call acl api failed\n"
+        "E19999: Inner Error!\n"
+        "E19999: 2025-02-13-10:46:42.375.514  The node If_NonZero394 input 0 does not have peer"
+        "[FUNC:ConstructIoEquivalent][FILE:single_op.cc][LINE:100]\n"})
+    assert "does not have peer" in anchor_text(ws, d)
+    assert d.category == "operator"

@@ -32,6 +32,7 @@ K = EventKind
 _ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003"}
 _MEM_CODES = {"EL0004", "EI0011"}
 _STREAM_CODES = {"EE1002"}
+_AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 # What says the software or its set-up is wrong rather than the job: missing or mismatched
 # libraries and packages (kernel binaries and tiling functions are shipped in the operator
 # package), the wrong devices made visible, a port taken, a rendezvous that never answered.
@@ -48,6 +49,9 @@ _ENV_TEXT = re.compile(
     r"[Bb]inary register fail|"
     r"TsdOpen failed|tsd ?(?:client|daemon).{0,40}(?:fail|abnormal)|"  # the device's TSD daemon would not open
     r"recogni[sz]e (?:the )?(?:Ascend )?(?:chip|SoC)\b|"  # the software cannot tell which chip it runs on
+    # the container runtime could not set the container up (the Ascend hook mounts the driver's files)
+    r"prestart hook|OCI runtime|runc create failed|failed to (?:set ?up|create) (?:the )?container|"
+    r"\bnpu-smi\b.{0,160}(?:exit status \d|failed|[Ee]rror)|"  # the driver's own tool refused
     + SO_LOAD_FAILED
 )
 _DEVICE_TEXT = re.compile(
@@ -73,7 +77,7 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
-    r"CommInit\w*|[Cc]ollective|"
+    r"CommInit\w*|[Cc]ollective|\brank ?[Ss]ize\b|"
     r"[Ff]ailed to connect to (?:the )?(?:target|peer|remote|segment)\b"  # a device-to-device link (KV transfer)
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
@@ -122,7 +126,9 @@ def category_of_code(code: str) -> str | None:
     if code.startswith("E8") and not is_inner_code(code):
         return "environment"
     if code.startswith("E3") and not is_inner_code(code):
-        return "device"
+        # the AI CPU family: setting up the device's own processes (TSDaemon, the AI CPU scheduler,
+        # cgroups, packages sent to the device); only an operator that timed out there is the job's
+        return "device" if code in _AICPU_EXECUTION_CODES else "environment"
     if code.startswith("E1") and not is_inner_code(code):
         return "compile"
     return None
@@ -203,6 +209,11 @@ _API_STAGES = (
 )
 
 
+# torch_npu's ERR<SS><EEE> names the module whose call failed: 01 OPS (an operator), 02 DIST (a
+# collective), 03 GRAPH (graph mode); 00 PTA (the framework itself) names no subsystem
+_TORCH_NPU_MODULES = {1: "operator", 2: "communication", 3: "compile"}
+
+
 def _failing_api(text: str) -> str | None:
     """The category of the call a wrapper says failed (`NPU function error: X`)."""
     m = _WRAPPED_CALL.search(text)
@@ -248,6 +259,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         api = _failing_api(ev.detail or ev.text)
         if api:
             return api
+    for ev in [anchor, *group]:
+        module = _TORCH_NPU_MODULES.get(ev.numeric.get("torch_npu", -1) // 1000)
+        if module:
+            return module
     for ev in [anchor, *group]:
         for code in ev.codes:
             if ev is not anchor and code.startswith("W"):

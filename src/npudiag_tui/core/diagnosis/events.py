@@ -371,8 +371,7 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
                 contiguous, state, device_serials, times, year_hint)
             if ev is not None:
                 events.append(ev)
-                exc = C.EXCEPTION_RE.match(text.strip()) if ev.kind == K.EXCEPTION else None
-                if exc is not None and not exc.group(2).strip():
+                if _introduces_its_message(ev, text):
                     state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
     _demote_aborts(events)
     _demote_restating_exceptions(events)
@@ -425,11 +424,26 @@ _BRACKETED = re.compile(r"\[[^\]]{0,80}\]")
 
 
 def _message_line(text: str) -> bool:
+    """Words of a message, not a frame or a bare header: a header that ends in a colon introduces
+    what follows unless it already says something of its own before that colon (a chain of causes
+    `enable node device-share: npu-smi set …: exit status 203:` is a message)."""
     body = _BRACKETED.sub("", text).strip()
-    return any(ch.isalnum() for ch in body) and not _INTRODUCES.search(body)
+    if not any(ch.isalnum() for ch in body):
+        return False
+    return not _INTRODUCES.search(body) or ": " in body.rstrip(": \t")
 
 
-def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool) -> bool:
+def _introduces_its_message(ev: ErrorEvent, text: str) -> bool:
+    """An exception with an empty first line, or an error line that ends in a colon (`Failed to
+    start plugin server:`): what failed is said on the lines after it."""
+    body = text.strip()
+    if ev.kind == K.EXCEPTION:
+        exc = C.EXCEPTION_RE.match(body)
+        return exc is not None and not exc.group(2).strip()
+    return ev.kind == K.LOG_ERROR and body.endswith(":") and ": " not in body.rstrip(": \t")
+
+
+def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool, logged: bool) -> bool:
     """Whether this line is the message of the exception above it that printed none on its own
     line; the exception is then a wrapper of it."""
     header = state.message_of
@@ -438,8 +452,8 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
     state.message_lines -= 1
     if kind == K.WRAPPER and contiguous and _INTRODUCES.search(text):
         return False  # a header that introduces the message: keep waiting for it
-    if not contiguous or state.message_lines < 0 or kind not in (K.CONTEXT, K.LOG_ERROR):
-        state.message_of = None  # a shape of its own (or nothing) follows: read as usual
+    if not contiguous or state.message_lines < 0 or kind not in (K.CONTEXT, K.LOG_ERROR) or logged:
+        state.message_of = None  # a shape of its own, a logger's line (or nothing) follows: as usual
         return False
     if not text.strip() or not _message_line(text):
         return False
@@ -461,7 +475,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # or a library that failed to load
         if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
             kind, level = K.CONTEXT, Level.parse(pre.level)
-    if _awaited_message(state, kind, text, contiguous):
+    if _awaited_message(state, kind, text, contiguous, pre.level is not None):
         kind, level = K.EXCEPTION, Level.ERROR
     if _in_banner(state, info.get("message", text), contiguous) and kind.tier < EventKind.TABLE.tier:
         kind = K.TABLE

@@ -35,6 +35,9 @@ examples:
       a bundle attached to a bug report; paste diagnosis.md into the thread
   npudiag-tui "$ASCEND_PROCESS_LOG_PATH" --report json > diagnosis.json
       headless, for CI: the verdict as JSON (schema npudiag-report/1)
+  npudiag-tui node0/log node1/log --clock-offset node1/log=-2.5
+      two nodes' logs, node1's clock 2.5 s ahead: its lines are placed 2.5 s
+      earlier in the panes, the merged view, the diagnosis and the reports
 
 exit codes:
   0    the logs were read, whether or not an error was found
@@ -85,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="DIR", help="with --ray: also save each node's summary in DIR")
     p.add_argument("--registry", action="append", default=[], metavar="FILE",
                    help="an extra CANN error_code.json; wins over the built-in and installed ones")
+    p.add_argument("--clock-offset", action="append", default=[], metavar="PATH=SECONDS",
+                   help="move the clock of the logs at or under PATH by SECONDS (e.g. a node whose "
+                        "clock ran 2.5 s ahead: PATH=-2.5); may be repeated")
     p.add_argument("--no-follow", action="store_true", help="do not watch the folders for new lines")
     p.add_argument("--demo", action="store_true", help="open the bundled demo log tree")
     p.add_argument("--version", action="version", version=f"npudiag-tui {__version__}")
@@ -173,9 +179,22 @@ def _run(argv: list[str] | None) -> int:
     for s in args.stdout:
         if not os.path.isfile(s):
             return _fail(f"{s}: no such file")
+    offsets = []
+    for spec in args.clock_offset:
+        where, _, secs = spec.rpartition("=")
+        try:
+            offsets.append((where, float(secs)))
+        except ValueError:
+            return _fail(f"--clock-offset {spec}: not PATH=SECONDS (for example logs/node1=-2.5)")
+        if not where or not os.path.exists(where):
+            return _fail(f"--clock-offset {spec}: {where or 'PATH'}: no such file or directory")
     if args.report:
-        return _report(paths, args)
+        return _report(paths, args, offsets)
     ws = open_for_tui(paths, args.stdout, args.registry)
+    missed = apply_clock_offsets(ws, offsets)
+    if missed:
+        ws.close()
+        return _fail(missed)
     try:
         from npudiag_tui.tui.app import run_tui
     except ImportError as exc:  # the TUI is optional for headless use
@@ -202,12 +221,24 @@ def open_for_tui(paths: list[str], stdout: list[str], registry: list[str]):
     return ws
 
 
-def _report(paths: list[str], args: argparse.Namespace) -> int:
+def apply_clock_offsets(ws, offsets: list[tuple[str, float]]) -> str | None:
+    """Set each (path, seconds) clock offset (`Workspace.set_clock_offset`); the message for
+    a path that holds none of the opened log files, else None."""
+    for where, secs in offsets:
+        if not ws.set_clock_offset(where, secs):
+            return f"--clock-offset {where}={secs:g}: no opened log file at or under {where}"
+    return None
+
+
+def _report(paths: list[str], args: argparse.Namespace, offsets: list[tuple[str, float]]) -> int:
     from npudiag_tui import report
     from npudiag_tui.core.workspace import Workspace
 
     ws = Workspace.open(paths, args.stdout, args.registry)
     try:
+        missed = apply_clock_offsets(ws, offsets)
+        if missed:
+            return _fail(missed)
         if not ws.files and ws.problems:
             for p in ws.problems:
                 print(f"npudiag-tui: {visible(p)}", file=sys.stderr)

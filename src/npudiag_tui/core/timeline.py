@@ -338,14 +338,16 @@ class Timeline:
             k = end_k
 
     def _source_batches(self, files: list[int], src_id: int) -> Iterator[tuple[int, int, list[int]]]:
-        """(file_id, first, keys) batches of one source, its files in chain order."""
+        """(file_id, first, keys) batches of one source, its files in chain order, the keys on
+        the source's clock offset (`TimeModel.offsets`)."""
+        off = self.ws.times.offsets.get(src_id, 0)
         for fid in files:
             sel = self._sel.get(fid)
             stop = len(sel) if sel is not None else self.ws.indexes[fid].line_count
             start = self._next[fid]
             if start < stop:
                 for first, keys in self._key_batches(fid, start, stop, src_id):
-                    yield fid, first, keys
+                    yield fid, first, [k + off for k in keys] if off else keys
 
     def build(self, progress: Progress | None = None, cancelled: Cancelled | None = None,
               until: int | None = None) -> bool:

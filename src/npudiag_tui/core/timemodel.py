@@ -231,8 +231,9 @@ class TimeModel:
                     del memo[k]
 
     # ---------------------------------------------------------------- times
-    def line_time(self, file_id: int, line: int) -> LineTime:
-        """The time of one line, with the source's clock offset applied."""
+    def line_time(self, file_id: int, line: int, offset: bool = True) -> LineTime:
+        """The time of one line, with the source's clock offset applied (`offset=False`: as
+        its own clock has it, for a caller that applies the offset itself)."""
         if self.is_console(file_id):
             built = self._console.get(file_id)
             if built is not None and line < built.lines:
@@ -241,7 +242,7 @@ class TimeModel:
                 got = self._console_time_near(file_id, line)
         else:
             got = self._file_time(file_id, line)
-        off = self.offsets.get(self.source_of_file(file_id).source_id, 0)
+        off = self.offsets.get(self.source_of_file(file_id).source_id, 0) if offset else 0
         if off and got.us is not None:
             return LineTime(got.us + off, got.kind)
         return got

@@ -173,6 +173,36 @@ class _ConsoleFeed:
         yield from self.keys[c:]
 
 
+class _Shifted:
+    """A feed on its source's clock offset (`TimeModel.offsets`): keys and times asked for
+    are moved by the offset, so a node whose clock runs ahead merges at the corrected moment."""
+
+    def __init__(self, feed: "_PlogFeed | _ConsoleFeed", off: int) -> None:
+        self.feed, self.off = feed, off
+        self.count, self.line, self.count_of = feed.count, feed.line, feed.count_of
+
+    def block_bounds(self, t: int) -> tuple[int, int]:
+        return self.feed.block_bounds(t - self.off)
+
+    def before(self, t: int) -> int:
+        return self.feed.before(t - self.off)
+
+    def keys_from(self, c: int):
+        off = self.off
+        return (k + off for k in self.feed.keys_from(c))
+
+
+def _offset(ws: "Workspace", fid: int) -> int:
+    return ws.times.offsets.get(ws.source_of_file(fid).source_id, 0)
+
+
+def feed_of(ws: "Workspace", fid: int):
+    """The file's feed for a merge, on its source's clock offset when it has one."""
+    feed = console_order(ws, fid) if ws.times.is_console(fid) else _PlogFeed(ws, fid)
+    off = _offset(ws, fid)
+    return _Shifted(feed, off) if off else feed
+
+
 # console orders shared by every merged window of a workspace, per line count: a new window
 # (each `m`, each rank choice) re-sorted a 30k-line console (~0.1 s) on the way to its screen
 _CONSOLE_ORDERS: "WeakKeyDictionary[Workspace, dict[int, tuple[tuple[int, int], _ConsoleFeed]]]" = \
@@ -211,11 +241,7 @@ class WindowTimeline:
     def _feed(self, fid: int):
         got = self._feeds.get(fid)
         if got is None:
-            if self.ws.times.is_console(fid):
-                got = console_order(self.ws, fid)
-            else:
-                got = _PlogFeed(self.ws, fid)
-            self._feeds[fid] = got
+            got = self._feeds[fid] = feed_of(self.ws, fid)
         return got
 
     def _check_growth(self) -> None:
@@ -224,7 +250,7 @@ class WindowTimeline:
         if n != self._grown_at:
             self._grown_at = n
             self._pages.clear()
-            self._feeds = {f: feed for f, feed in self._feeds.items() if isinstance(feed, _PlogFeed)}
+            self._feeds = {f: feed for f, feed in self._feeds.items() if not self.ws.times.is_console(f)}
 
     # ------------------------------------------------------------------ size
     def __len__(self) -> int:
@@ -286,15 +312,16 @@ class WindowTimeline:
         lo, hi = _BIG, _NEG
         for f in self.file_ids:
             idx = self.ws.indexes[f]
-            feed = self._feed(f)
-            if isinstance(feed, _ConsoleFeed):
+            off = _offset(self.ws, f)
+            if self.ws.times.is_console(f):
+                feed = console_order(self.ws, f)
                 if feed.count():
-                    lo, hi = min(lo, feed.keys[0]), max(hi, feed.keys[-1])
+                    lo, hi = min(lo, feed.keys[0] + off), max(hi, feed.keys[-1] + off)
                 continue
             if idx.first_time >= 0:
-                lo = min(lo, idx.first_time)
+                lo = min(lo, idx.first_time + off)
             if idx.last_time >= 0:
-                hi = max(hi, idx.last_time)
+                hi = max(hi, idx.last_time + off)
         return (lo, hi) if lo <= hi else (0, 0)
 
     def _key_of_position(self, i: int) -> int:
@@ -438,7 +465,7 @@ class ScanningSelection(Timeline):
         self.lock = threading.RLock()
         self._started = False
         # plog/device files step forward in time; console files are chosen whole at the start
-        self._feeds = {f: _PlogFeed(ws, f) for f in self.file_ids if not ws.times.is_console(f)}
+        self._feeds = {f: feed_of(ws, f) for f in self.file_ids if not ws.times.is_console(f)}
 
     @property
     def scanning(self) -> bool:
@@ -490,10 +517,11 @@ class ScanningSelection(Timeline):
             nb = len(idx.nl_before)
             k = idx.block_of_line(at) + self.step_blocks
             # a block after the frontier (a clock that steps back must not make steps of 1 µs)
-            while k < nb and (idx.block_first_time(k) < 0 or idx.block_first_time(k) <= self.frontier):
+            off = _offset(self.ws, f)
+            while k < nb and (idx.block_first_time(k) < 0 or idx.block_first_time(k) + off <= self.frontier):
                 k += 1
             if k < nb:
-                best = min(best, idx.block_first_time(k))
+                best = min(best, idx.block_first_time(k) + off)
         return max(best, self.frontier + 1)
 
     def advance(self, cancelled=None) -> bool:

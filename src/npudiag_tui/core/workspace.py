@@ -556,6 +556,27 @@ class Workspace:
             if src.stream is not Stream.STDOUT:
                 src.label = source_label(src)
 
+    # ---------------------------------------------------------------- clocks
+    def set_clock_offset(self, path: str, seconds: float) -> list[Source]:
+        """Move the clock of every source with a file at or under `path` by `seconds` (a node
+        whose clock ran ahead gets a negative offset): panes, merges, the diagnosis and the
+        reports then place its lines at the corrected moment (`TimeModel.offsets`). Returns the
+        sources it applies to (none: the path holds no opened log file)."""
+        import os
+
+        root = os.path.realpath(path)
+        under = root.rstrip(os.sep) + os.sep
+
+        def inside(file_path: str) -> bool:
+            real = os.path.realpath(file_path)
+            return real == root or real.startswith(under)
+
+        hit = [s for s in self.sources if any(inside(f.path) for f in s.files)]
+        for src in hit:
+            self.times.offsets[src.source_id] = round(seconds * 1_000_000)
+        self._diagnosis = None
+        return hit
+
     # ---------------------------------------------------------------- live mutation
     # The live tail (core.live) changes the opened set only through these, so that the lists
     # stay parallel (`files[i]`, `indexes[i]` and file id i; `sources[j]`, `scans[j]`) and every

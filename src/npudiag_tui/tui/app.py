@@ -223,6 +223,11 @@ class NpuDiagApp(App[int]):
         self.problems: list[str] = []  # what the problems screen (i) lists: input and live
         self._seen_problems = 0
         self._take_ws_problems()
+        if self.ws.times.offsets:  # every clock shown is moved: say by how much, once
+            moved = [f"{src.label or src.source_id}: {self.ws.times.offsets[src.source_id] / 1e6:+g} s"
+                     for src in self.ws.sources if self.ws.times.offsets.get(src.source_id)]
+            self.notify(f"Clock offsets applied to {len(moved)} source(s): {', '.join(moved[:4])}"
+                        f"{' …' if len(moved) > 4 else ''}", title="Clock offsets", markup=False, timeout=8)
         self._index_started = time.monotonic()
         self.index_worker()
         # following starts after the anchored screen (see _background_after_diagnosis): the

@@ -173,9 +173,26 @@ def run_cluster_tui(verdict: dict, summaries: list[tuple[str, dict]], follow: bo
         if not isinstance(got, OpenLogs):
             return 0
         cursor = got.cursor
-        from npudiag_tui.cli import open_for_tui
+        from npudiag_tui.cli import apply_clock_offsets, open_for_tui
         from npudiag_tui.tui.app import run_tui
 
         print(visible(f"npudiag-tui: opening {got.node}'s logs ({', '.join(got.paths)}); q comes back to the "
                       "cluster view"))
-        run_tui(open_for_tui(got.paths, [], []), follow=follow)
+        ws = open_for_tui(got.paths, [], [])
+        # the node's lines at the cluster's moments: the clock offset the merge worked out
+        shift = node_clock_shift(verdict, got.node)
+        if shift:
+            apply_clock_offsets(ws, [(p, -shift) for p in got.paths])
+        run_tui(ws, follow=follow)
+
+
+def node_clock_shift(verdict: dict, node: str) -> float:
+    """Seconds the node's clock is ahead of the cluster's aligned time, from the verdict's
+    `clock` entries (its UTC offset plus the skew the timeouts show), 0 when none is known."""
+    for entry in verdict.get("clock") or []:
+        if isinstance(entry, dict) and entry.get("node") == node:
+            try:
+                return float(entry.get("utc_offset_s") or 0) + float(entry.get("offset_s") or 0)
+            except (TypeError, ValueError):
+                return 0.0
+    return 0.0

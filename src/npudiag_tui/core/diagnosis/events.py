@@ -377,6 +377,10 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
     _demote_restating_exceptions(events)
     _demote_message_fetch(events)
     _promote_lone_status(events)
+    off = times.offsets.get(source.source_id, 0)  # read on the source's clock: now moved by its offset
+    for ev in events if off else ():
+        if ev.time is not None:
+            ev.time += off
     return events
 
 
@@ -537,6 +541,8 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     if not contiguous and not indented:
         open_block = None
     own = _own_time(text, year_hint)
+    if own is not None and "received at time=" in text:
+        own = times.line_time(ref.file_id, ref.line).us  # a UTC epoch stamp, on the local clock
     # a line of an open block's TraceBack was recorded with the block: a logger prefix on it
     # only says when the whole block was printed (often a second later, to the second)
     in_block = open_block is not None and (deeper or (in_traceback and contiguous))
@@ -551,7 +557,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     else:
         # the time model's time, the one every pane and report shows for this line (its own
         # channel's stamps around it; None when the channel has none: filled in later)
-        t, inherited = times.line_time(ref.file_id, ref.line).us, True
+        t, inherited = times.line_time(ref.file_id, ref.line, offset=False).us, True
     if in_traceback and state.headless and (
             kind not in (K.CANN_TRACE, K.CONTEXT) or (kind == K.CONTEXT and _CANN_TAIL.search(text))) \
             and text.strip() and not _RELAY.search(text) and not _RESTATED.search(text) \

@@ -542,7 +542,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         open_block = None
     own = _own_time(text, year_hint)
     if own is not None and "received at time=" in text:
-        own = times.line_time(ref.file_id, ref.line).us  # a UTC epoch stamp, on the local clock
+        own = times.line_time(ref.file_id, ref.line, offset=False).us  # a UTC epoch stamp, on the local clock
     # a line of an open block's TraceBack was recorded with the block: a logger prefix on it
     # only says when the whole block was printed (often a second later, to the second)
     in_block = open_block is not None and (deeper or (in_traceback and contiguous))

@@ -234,3 +234,45 @@ def test_the_fast_channel_reading_equals_the_prefix_grammar(line):
     from npudiag_tui.core.timemodel import line_channel, raw_channel
 
     assert raw_channel(line.encode()) == line_channel(line)
+
+
+def test_epoch_zone_is_the_quarter_hours_between_local_and_utc():
+    from npudiag_tui.core.timemodel import epoch_zone
+
+    h = 3600 * 1_000_000
+    assert epoch_zone(at(8 * 3600 + 12), at(12)) == 8 * h  # a UTC+8 host, 12 s apart
+    assert epoch_zone(at(5.5 * 3600 + 40), at(0)) == int(5.5 * h)  # a half-hour zone
+    assert epoch_zone(at(300), at(0)) == 0  # minutes apart: time passing, not a zone
+    assert epoch_zone(at(20 * 3600), at(0)) == 0  # no zone is that far
+
+
+def test_an_epoch_crash_header_beside_local_stamps_takes_the_local_clock(tmp_path):
+    """abseil's `*** SIGSEGV received at time=…` is UTC; the job's logger prints local time (UTC+8):
+    the crash belongs seconds after the last local line, not eight hours before it, in the pane
+    and in the diagnosis alike."""
+    from npudiag_tui.core.formats.timestamps import to_us as utc
+
+    epoch_s = (utc(2026, 1, 1, 10, 0, 30) - 8 * 3600 * 1_000_000) // 1_000_000  # 10:00:30 local
+    console = "\n".join([
+        f"{log_stamp(20)} - INFO - step 9",
+        f"*** SIGSEGV received at time={epoch_s} on cpu 3 ***",
+        "PC: @     0x7f00 (unknown) c10::something()",
+        f"{log_stamp(40)} - ERROR - worker exited",
+    ]) + "\n"
+    ws = open_ws(tmp_path, {"train.txt": console}, stdout=["train.txt"])
+    fid = file_id(ws, "train.txt")
+    alone = [ws.times.line_time(fid, i) for i in range(4)]
+    assert alone[1].us == at(30) and alone[1].kind is TimeKind.OWN
+    ws.times.channels(fid)  # the full pass gives the same times
+    assert [ws.times.line_time(fid, i) for i in range(4)] == alone
+    crash = next(e for e in ws.diagnose().events if "SIGSEGV" in e.text)
+    assert crash.time == at(30)
+
+
+def test_lookalike_an_epoch_stamp_that_agrees_with_local_stamps_is_kept(tmp_path):
+    from npudiag_tui.core.formats.timestamps import to_us as utc
+
+    epoch_s = utc(2026, 1, 1, 10, 0, 30) // 1_000_000  # a host that logs UTC
+    console = f"{log_stamp(20)} - INFO - step 9\n*** SIGSEGV received at time={epoch_s} on cpu 3 ***\n"
+    ws = open_ws(tmp_path, {"train.txt": console}, stdout=["train.txt"])
+    assert ws.times.line_time(file_id(ws, "train.txt"), 1).us == at(30)

@@ -67,6 +67,20 @@ COARSE_US = 1_000_000
 """The coarsest stamp resolution in console output: c10 and Python loggers print whole seconds."""
 
 
+EPOCH_MARK = b"received at time="
+"""Crash headers (abseil, Ray, glog's failure signal handler) stamp in seconds since the epoch: UTC."""
+_ZONE_STEP = 15 * 60 * 1_000_000
+_ZONE_LOOK = 2000  # lines searched either way for a local stamp to compare with
+
+
+def epoch_zone(local_us: int, epoch_us: int) -> int:
+    """The zone offset (µs) that turns a UTC epoch stamp into the local clock of the stamps
+    around it: their difference rounded to a quarter hour, when it is at least half an hour and
+    at most fourteen hours (a smaller gap is just time passing; a bigger one is no zone)."""
+    zone = round((local_us - epoch_us) / _ZONE_STEP) * _ZONE_STEP
+    return zone if 2 * _ZONE_STEP <= abs(zone) <= 14 * 3600 * 1_000_000 else 0
+
+
 def bounded(previous: int | None, following: int) -> int:
     """An unstamped console line's time: the following stamp of its channel, but never before
     the previous one when the two differ by less than a coarse stamp's resolution. A stamp cut
@@ -134,8 +148,10 @@ class ConsoleChannels:
     def lines(self) -> int:
         return len(self.chan)
 
-    def extend(self, idx: FileIndex, cancelled: Callable[[], bool] | None = None) -> None:
-        """Take the lines the index has beyond what is known (live growth appends)."""
+    def extend(self, idx: FileIndex, cancelled: Callable[[], bool] | None = None,
+               zone_at: Callable[[int], int] | None = None) -> None:
+        """Take the lines the index has beyond what is known (live growth appends). `zone_at`
+        gives the zone offset of an epoch-stamped line (`TimeModel.epoch_zone_at`)."""
         n = idx.line_count
         while self.lines < n:
             if cancelled is not None and cancelled():
@@ -147,9 +163,9 @@ class ConsoleChannels:
             for k, raw in enumerate(raws):
                 if not k & 255 and k and cancelled is not None and cancelled():  # a pause-for-input hook
                     return
-                self._add(first + k, raw, idx)
+                self._add(first + k, raw, idx, zone_at)
 
-    def _add(self, line: int, raw: bytes, idx: FileIndex) -> None:
+    def _add(self, line: int, raw: bytes, idx: FileIndex, zone_at: Callable[[int], int] | None = None) -> None:
         key = raw_channel(raw)
         ch = self.ids.get(key)
         if ch is None:
@@ -160,6 +176,8 @@ class ConsoleChannels:
             members = self.members[ch] = array("I")
         members.append(line)
         own = idx.stamp_of(raw)
+        if own >= 0 and zone_at is not None and EPOCH_MARK in raw[:400]:
+            own += zone_at(line)
         if own >= 0:
             self.times.append(own)
             self.kinds.append(_OWN)
@@ -196,6 +214,7 @@ class TimeModel:
         self._near: dict[int, dict[int, LineTime]] = {}  # file -> line -> time, read around it
         self._none_after: dict[tuple, tuple[int, int]] = {}  # (file, channel) -> (from line, line count)
         self._before: dict[tuple, tuple[int, int, int]] = {}  # (file, channel) -> (line, checked to, stamp)
+        self._zones: dict[int, int] = {}  # console file -> zone offset of its epoch stamps
         self._lock = threading.Lock()
 
     # ---------------------------------------------------------------- console channels
@@ -211,7 +230,7 @@ class TimeModel:
             idx = self.indexes[file_id]
             if got.lines < idx.line_count:
                 try:
-                    got.extend(idx, cancelled)
+                    got.extend(idx, cancelled, lambda line: self.epoch_zone_at(file_id, line))
                 except UnreadableFile:
                     pass
             return got
@@ -226,6 +245,7 @@ class TimeModel:
         with self._lock:
             self._console.pop(file_id, None)
             self._near.pop(file_id, None)
+            self._zones.pop(file_id, None)
             for memo in (self._none_after, self._before):
                 for k in [k for k in memo if k[0] == file_id]:
                     del memo[k]
@@ -260,7 +280,7 @@ class TimeModel:
             raws = idx.raw_lines(line, 1)
             if not raws:
                 return UNKNOWN
-            own = idx.stamp_of(raws[0])
+            own = self._own(file_id, idx, raws[0], line)
             if own >= 0:
                 got = LineTime(own, TimeKind.OWN)
             else:
@@ -285,7 +305,7 @@ class TimeModel:
         if memo is not None and memo[1] == n and memo[0] <= line + 1:
             return None  # nothing from an earlier line to the end: nothing from this one
         stop = memo[0] if memo is not None and memo[1] == n else n
-        found = self._scan_channel(idx, key, line + 1, stop, forward=True)
+        found = self._scan_channel(file_id, idx, key, line + 1, stop, forward=True)
         if found is None:
             self._none_after[(file_id, key)] = (line + 1, n)
             return None
@@ -299,19 +319,18 @@ class TimeModel:
             stamp_line, checked_to, stamp = memo
             if line <= checked_to:
                 return stamp
-            found = self._scan_channel(idx, key, line, checked_to, forward=False)
+            found = self._scan_channel(file_id, idx, key, line, checked_to, forward=False)
             if found is None:
                 self._before[(file_id, key)] = (stamp_line, line, stamp)
                 return stamp
         else:
-            found = self._scan_channel(idx, key, line, 0, forward=False)
+            found = self._scan_channel(file_id, idx, key, line, 0, forward=False)
             if found is None:
                 return None
         self._before[(file_id, key)] = (found[0], line, found[1])
         return found[1]
 
-    @staticmethod
-    def _scan_channel(idx: FileIndex, key: tuple | None, start: int, stop: int, *,
+    def _scan_channel(self, file_id: int, idx: FileIndex, key: tuple | None, start: int, stop: int, *,
                       forward: bool) -> tuple[int, int] | None:
         """(line, stamp) of the channel's first own stamp in [start, stop) going forward, or in
         [stop, start) going backward; None when there is none."""
@@ -326,11 +345,52 @@ class TimeModel:
             for k in order:
                 raw = raws[k]
                 if raw_channel(raw) == key:
-                    t = idx.stamp_of(raw)
+                    t = self._own(file_id, idx, raw, first + k)
                     if t >= 0:
                         return first + k, t
             pos = first + len(raws) if forward else first
         return None
+
+    def _own(self, file_id: int, idx: FileIndex, raw: bytes, line: int) -> int:
+        """A console line's own stamp (-1: none), an epoch stamp moved to the local clock."""
+        own = idx.stamp_of(raw)
+        if own >= 0 and EPOCH_MARK in raw[:400]:
+            own += self.epoch_zone_at(file_id, line)
+        return own
+
+    def epoch_zone_at(self, file_id: int, line: int) -> int:
+        """The zone offset of the console file's epoch stamps, from the first one met (at `line`)
+        and the nearest line with a local stamp; 0 when none is near or they agree. One value per
+        file: a process does not change its zone."""
+        got = self._zones.get(file_id)
+        if got is not None:
+            return got
+        idx = self.indexes[file_id]
+        zone = 0
+        try:
+            raws = idx.raw_lines(line, 1)
+            epoch = idx.stamp_of(raws[0]) if raws else -1
+            local = self._nearest_local(idx, line) if epoch >= 0 else None
+            if local is not None:
+                zone = epoch_zone(local, epoch)
+        except UnreadableFile:
+            pass
+        self._zones[file_id] = zone
+        return zone
+
+    @staticmethod
+    def _nearest_local(idx: FileIndex, line: int) -> int | None:
+        """The local stamp nearest to `line` (by lines, either way), not itself an epoch stamp."""
+        first = max(0, line - _ZONE_LOOK)
+        raws = idx.raw_lines(first, min(idx.line_count, line + _ZONE_LOOK + 1) - first)
+        best: tuple[int, int] | None = None
+        for k, raw in enumerate(raws):
+            if EPOCH_MARK in raw[:400]:
+                continue
+            t = idx.stamp_of(raw)
+            if t >= 0 and (best is None or abs(first + k - line) < best[0]):
+                best = (abs(first + k - line), t)
+        return None if best is None else best[1]
 
     def times(self, file_id: int, lines: Sequence[int]) -> list[LineTime]:
         return [self.line_time(file_id, ln) for ln in lines]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from operator import attrgetter
 import threading
 from array import array
 from bisect import bisect_left
@@ -42,6 +43,7 @@ _PAGE = 256  # merged rows worked out per page
 _PAGES = 16  # pages kept
 _NEG = -(1 << 62)
 _BIG = 1 << 62
+_NEWLINES, _SIZE = attrgetter("newlines"), attrgetter("size")
 _MAXES = 64  # blocks whose running stamp maximum a file feed keeps (8 bytes a line)
 
 
@@ -235,7 +237,9 @@ class WindowTimeline:
         self._feeds: dict[int, _PlogFeed | _ConsoleFeed] = {}
         self._pages: OrderedDict[int, list[tuple[int, int]]] = OrderedDict()
         self._lock = threading.RLock()
-        self._grown_at = -1
+        self._idxs = [ws.indexes[f] for f in self.file_ids]
+        self._grown_at: tuple[int, int] = (-1, -1)
+        self._total = 0
 
     # ------------------------------------------------------------------ feeds
     def _feed(self, fid: int):
@@ -245,16 +249,21 @@ class WindowTimeline:
         return got
 
     def _check_growth(self) -> None:
-        """Lines appended (live tail): forget the pages and the console orders."""
-        n = sum(self.ws.indexes[f].line_count for f in self.file_ids)
-        if n != self._grown_at:
-            self._grown_at = n
+        """Lines appended (live tail, a count adopted): forget the pages and the console orders.
+        Every row looked up asks this, so it compares newlines and sizes with two C-level sums
+        (the line counts, a property per file, made most of the time of a merged screen)."""
+        idxs = self._idxs
+        sig = (sum(map(_NEWLINES, idxs)), sum(map(_SIZE, idxs)))
+        if sig != self._grown_at:
+            self._grown_at = sig
+            self._total = sum(i.line_count for i in idxs)
             self._pages.clear()
             self._feeds = {f: feed for f, feed in self._feeds.items() if not self.ws.times.is_console(f)}
 
     # ------------------------------------------------------------------ size
     def __len__(self) -> int:
-        return sum(self.ws.indexes[f].line_count for f in self.file_ids)
+        self._check_growth()
+        return self._total
 
     @property
     def total(self) -> int:
@@ -301,7 +310,7 @@ class WindowTimeline:
     def position_at_time(self, t: int) -> int:
         with self._lock:
             self._check_growth()
-            n = len(self)
+            n = self._total
             return min(self._count_before(t), max(n - 1, 0))
 
     def time_at(self, i: int) -> int | None:
@@ -358,7 +367,7 @@ class WindowTimeline:
     def at(self, i: int) -> tuple[int, int]:
         with self._lock:
             self._check_growth()
-            n = len(self)
+            n = self._total
             if not 0 <= i < n:
                 raise IndexError(i)
             start = i - i % _PAGE

@@ -355,15 +355,21 @@ class NpuDiagApp(App[int]):
         panes.styles.grid_rows = " ".join(plan.rows)
         self.query_one(VerdictBar).display = not side.display  # the panel starts with the verdict
 
-    def _refocus_if_hidden(self) -> None:
+    def _refocus_if_hidden(self, later: bool = True) -> None:
         """A layout change that hid the focused widget (a pane reduced to its title, the panel
-        closed) hands the focus to a pane a person can see, so keys never go to a hidden one."""
+        closed) hands the focus to a pane a person can see, so keys never go to a hidden one.
+        Checked again after the refresh: a jump (the anchor) may have moved the focus since."""
         focused = self.focused
-        if focused is None or focused.focusable and all(n.display for n in focused.ancestors_with_self):
+        if focused is not None and focused.focusable and all(n.display for n in focused.ancestors_with_self):
+            return
+        if focused is None and (later or len(self.screen_stack) > 1):
+            return  # nothing was focused (before any pane), or a dialog has the keys
+        if later:  # by then Textual has blurred the hidden widget: focused is None
+            self.call_after_refresh(self._refocus_if_hidden, False)
             return
         views = [v for v in self.visible_views() if v.focusable]
         if views:
-            self.call_after_refresh(views[0].focus)
+            views[0].focus()
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._relayout)

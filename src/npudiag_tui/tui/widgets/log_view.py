@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from rich.segment import Segment
@@ -18,7 +19,7 @@ from rich.text import Text
 from textual import events
 from textual.color import Color
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollTo
@@ -42,6 +43,18 @@ _STREAM_TAG = {Stream.PLOG: "P", Stream.DEVICE: "D", Stream.STDOUT: "C"}
 
 INCOMPLETE_MARK = "⋯ incomplete"
 """The gutter of a followed file's last line that has no newline yet (`LogView.set_incomplete`)."""
+
+
+@dataclass
+class _Frame:
+    """What the rows of one frame share (LogView.render_lines)."""
+
+    base: Style
+    background: Color
+    width: int
+    gutter: int
+    count: int
+    refs: dict[int, tuple[int, int] | None] = field(default_factory=dict)
 
 
 class _LRU(OrderedDict):
@@ -270,6 +283,14 @@ class LogView(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ lookups
     def ref_at(self, i: int) -> tuple[int, int] | None:
+        frame = self._frame
+        if frame is not None:  # one lookup per row and frame (render_lines)
+            if i not in frame.refs:
+                frame.refs[i] = self._ref_at(i)
+            return frame.refs[i]
+        return self._ref_at(i)
+
+    def _ref_at(self, i: int) -> tuple[int, int] | None:
         if 0 <= i < self.count:
             try:
                 return self.timeline.at(i)
@@ -699,15 +720,35 @@ class LogView(ScrollView, can_focus=True):
         if target != int(self.scroll_x):
             self.scroll_to(x=target, animate=False, immediate=True, force=True)
 
+    _frame: "_Frame | None" = None
+    """What every row of the frame being drawn shares (render_lines), else None."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """One frame: the styles every row shares are read once, and each row's line once.
+
+        render_line read the background (a walk over the ancestors' styles), the base style, the
+        width and the row's line reference (three times) for every row; with every pane
+        repainted on each progress tick of the 1 GB tree that was a fifth of the UI thread's
+        busy time (bench/README.md, "Keys during background work")."""
+        self._frame = _Frame(self.rich_style, self.background_colors[1], self.scrollable_content_region.width,
+                             self._gutter_width(), self.count)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def _frame_now(self) -> "_Frame":
+        return self._frame or _Frame(self.rich_style, self.background_colors[1],
+                                     self.scrollable_content_region.width, self._gutter_width(), self.count)
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         i, part = self._row_line(scroll_y + y)
-        width = self.scrollable_content_region.width
-        base = self.rich_style
-        if i >= self.count:
+        frame = self._frame_now()
+        width, base, gw = frame.width, frame.base, frame.gutter
+        if i >= frame.count:
             return Strip.blank(width, base)
         strip = self._line_strip(i)
-        gw = self._gutter_width()
         if self.wrap_all or (self.wrap and i == self.cursor):  # the whole line, no sideways scroll
             gutter = strip.crop(0, gw) if part == 0 else Strip.blank(gw)
             line = Strip.join([gutter, self._wrapped(i)[part]])
@@ -726,7 +767,7 @@ class LogView(ScrollView, can_focus=True):
                 cursor_style = self._style("log-view--cursor" if self.has_focus else "log-view--cursor-blur")
                 line = line.apply_style(cursor_style)
             fill = base + cursor_style
-        line = Strip(self._legible(list(line), self.background_colors[1], minimum), line.cell_length)
+        line = Strip(self._legible(list(line), frame.background, minimum), line.cell_length)
         return line.crop_extend(0, width, fill)
 
     def _sync_scrollbar(self) -> None:

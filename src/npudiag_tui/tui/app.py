@@ -932,8 +932,21 @@ class NpuDiagApp(App[int]):
         if self.following and view.cursor < view.count - 1:
             self.following = False
             self.query_one(StatusBar).set_follow(False)
-        self.sync_from(view)
+        # the other panes follow after this pane's move is on screen: finding a moment in a
+        # merged 1 GB pane took most of a key's time while the background work ran (py-spy,
+        # bench/README.md), and a held key's moves are aligned once, for the last of them
+        pending, self._sync_source = self._sync_source, view
+        if pending is None:
+            self.call_after_refresh(self._sync_later)
         self._update_status()
+
+    _sync_source: LogView | None = None
+    """The pane whose cursor the others are still to follow (_cursor_moved)."""
+
+    def _sync_later(self) -> None:
+        source, self._sync_source = self._sync_source, None
+        if source is not None and source.is_mounted:
+            self.sync_from(source)
 
     def on_descendant_focus(self) -> None:
         try:

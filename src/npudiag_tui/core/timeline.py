@@ -48,7 +48,7 @@ _CHECK = 1024  # merged lines per cancellation check (the UI's pause-for-input h
 _NEG = -(1 << 62)
 _SAMPLE = 256  # every 256th merged position keeps its key, for position_at_time
 _POS_STEP = 64  # every 64th line of a file keeps its merged position, for position_of
-_READ = 4 << 20
+_READ = 1 << 20  # per pread of a filter or search scan: with its copies it is the scan's transient memory
 
 
 _RAW_BATCH = 2048  # lines per read when stamping selected lines

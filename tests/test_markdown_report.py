@@ -240,7 +240,7 @@ def test_help_teaches(capsys):
 def test_every_example_in_help_is_a_valid_command_line():
     examples = [ln.strip() for ln in HELP_EPILOG.split("examples:")[1].split("\n\n")[0].splitlines()
                 if ln.strip().startswith("npudiag-tui ")]
-    assert len(examples) == 3
+    assert len(examples) >= 3  # at least the three the reports were written for
     for example in examples:
         argv = example.split(">")[0].split()[1:]
         args = build_parser().parse_args([a.strip('"') for a in argv])  # exits 2 on a bad option

@@ -2,6 +2,7 @@
 # Run the app in tmux as a person would: time to the first anchored screen, then how long each
 # key takes until the screen changes (capture-pane polled every 10 ms).
 #   bash bench/tui_keys.sh TREE [--follow]   (--follow: as `npudiag-tui TREE` runs by default)
+# NPDBENCH_SRC=DIR runs the package from DIR (a copy of src/ at another commit) for an A/B pair.
 set -u
 tree=$1
 mode=--no-follow
@@ -10,7 +11,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 session=npudiag-bench-$$
 tmux kill-session -t "$session" 2>/dev/null
 start=$(date +%s.%N)
-tmux new -d -s "$session" -x 160 -y 45 "cd '$here' && .venv/bin/npudiag-tui $mode '$tree'"
+src=${NPDBENCH_SRC:+PYTHONPATH=$NPDBENCH_SRC }
+tmux new -d -s "$session" -x 160 -y 45 "cd '$here' && ${src}.venv/bin/npudiag-tui $mode '$tree'"
 # one tmux client per poll and no other process: the poller shares the machine with the app
 for _ in $(seq 1 600); do
   screen=$(tmux capture-pane -p -t "$session" 2>/dev/null)

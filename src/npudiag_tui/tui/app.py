@@ -447,30 +447,20 @@ class NpuDiagApp(App[int]):
         self.post_message(ready)
         if self.ws.pending:
             anchor = ready.diagnosis.anchor if ready.diagnosis is not None else None
-            t = anchor.time if anchor is not None else None
-            order = self.ws.pending_near(t)
-            spans = [t is not None and self.ws.indexes[f].first_time <= t <= self.ws.indexes[f].last_time
-                     for f in order]
-            self.count_lines(order, sum(spans))
+            self.count_lines(self.ws.pending_near(anchor.time if anchor is not None else None))
 
     @work(thread=True, exclusive=True, group="count", exit_on_error=False, name="count")
-    def count_lines(self, order: list[int], near: int) -> None:
+    def count_lines(self, order: list[int]) -> None:
         """Count the newlines the scan-first pass left (core.workspace.count_pending), the files
-        around the anchor (the first `near` of `order`) first. The UI thread adopts the counts
-        (LinesCounted) twice: when the anchor's moment is complete and at the end, since each
-        adoption moves every pane's cursor (a merged page or two each); progress meanwhile."""
+        around the anchor first. The UI thread adopts the counts (LinesCounted) once, at the
+        end: an adoption moves every pane's cursor (a merged page or two each), and two of them
+        made the keys pressed meanwhile wait (bench/README.md); progress meanwhile."""
         worker = get_current_worker()
         total = sum(self.ws.pending.values())
         done, batch, last = 0, [], time.monotonic()
-        waiting = set(order[:near])
         for fid, state, error in self.ws.count_pending(order, lambda: worker.is_cancelled):
             batch.append((fid, state, error))
             done += state.size if state is not None else 0
-            if waiting:
-                waiting.discard(fid)
-                if not waiting:
-                    self.post_message(LinesCounted(tuple(batch), done, total))
-                    batch = []
             if time.monotonic() - last > 0.3:
                 last = time.monotonic()
                 self.post_message(LinesCounted((), done, total))
@@ -542,14 +532,15 @@ class NpuDiagApp(App[int]):
             self.post_message(MarksReady(found))
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, name="search")
-    def search_worker(self, pattern: re.Pattern[bytes], generation: int, literal: bytes | None = None) -> None:
+    def search_worker(self, pattern: re.Pattern[bytes], generation: int, literal: bytes | None = None,
+                      term: str = "") -> None:
         worker = get_current_worker()
         matches: dict[int, array] = {}
         truncated = False
         budget = 2_000_000
         total = sum(f.size for f in self.ws.files) or 1
         done = 0
-        label = "/" + self.search_term
+        label = "/" + term  # the term it was given, not the one typed since
         while self.ws.pending and not worker.is_cancelled:  # files not counted yet read as empty
             time.sleep(0.05)
         for idx in self.ws.indexes:
@@ -678,6 +669,7 @@ class NpuDiagApp(App[int]):
             for pane, ref in places.items():
                 view = self.view(pane)
                 view.clear_caches()
+                view.invalidate_marks()  # their positions moved
                 view.refresh_count()
                 pos = view.position_of(*ref) if ref is not None else None
                 if pos is not None:
@@ -1181,7 +1173,7 @@ class NpuDiagApp(App[int]):
         self._update_status()
         # plain words: a lower-cased substring search is far faster than re.I over gigabytes
         literal = None if sensitive or re.search(r"[\\^$.|?*+()\[\]{}]", term) else term.lower().encode("utf-8")
-        self.search_worker(bytes_re, self.search_generation, literal)
+        self.search_worker(bytes_re, self.search_generation, literal, term)
 
     def action_next_hit(self) -> None:
         if self.search_matches is None:

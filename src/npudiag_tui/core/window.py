@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import heapq
 import re
-
-from operator import attrgetter
 import threading
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
 from itertools import accumulate, islice
+from operator import attrgetter
 from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 

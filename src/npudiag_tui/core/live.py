@@ -51,8 +51,11 @@ Diagnosis: the scan is incremental, so when an error-candidate line (a scan hit)
 source set changes, the diagnosis is recomputed from the accumulated hits. `apply(diagnose=False)`
 only marks it due (`LiveUpdate.needs_diagnosis`) and `rediagnose()` computes it on a snapshot of
 the scan, outside the tail's lock: the TUI shows growth first and re-diagnoses in a worker of its
-own, one run at a time, so a burst of error lines costs one run, not one per batch. When the
-anchor changes, the update says from where to where (`LiveUpdate.anchor_message`).
+own, one run at a time, so a burst of error lines costs one run, not one per batch. A run reads
+only the hits added since the last one (an `EventBuilder` per source, kept by the tail; a source
+whose hits were dropped, whose rank was found or whose model times moved is read again whole),
+and gives what a full diagnosis gives. When the anchor changes, the update says from where to
+where (`LiveUpdate.anchor_message`).
 
 Thread use: `apply` is serialised by a lock and meant for one worker thread; `rediagnose` may
 run on another (it holds the lock only to copy the scan); readers on other threads only ever
@@ -234,6 +237,7 @@ class LiveTail:
         self._anchor_key: tuple | None = None
         self._anchor_desc: str | None = None
         self._incomplete_seen: dict[int, list[tuple[int, str]]] = {}  # hits in held-back last lines
+        self._builders: dict = {}  # source id -> EventBuilder: re-diagnoses read new hits only
         # the chains new files may join: discovery's keys (None: a source of its own)
         # (folders normalised as this tail's paths are: discovery keeps them as given)
         self._by_key: dict[SourceKey, Source] = {
@@ -586,8 +590,9 @@ class LiveTail:
             with self._lock:
                 snap = _Snapshot.take(self.ws)
             try:
-                diag = snap.diagnose(self.ws)
+                diag = snap.diagnose(self.ws, self._builders)
             except Exception as exc:  # the engine must never take the tail down
+                self._builders.clear()  # a build cut short must not be resumed
                 upd.problems.append(f"diagnosis failed: {exc}")
                 return upd
             with self._lock:
@@ -610,22 +615,27 @@ class _Snapshot:
     scans: list
     indexes: list
     files: list[SourceFile]
+    pending: dict = field(default_factory=dict)  # source id -> hits of held-back last lines
 
     @classmethod
     def take(cls, ws: Workspace) -> "_Snapshot":
         sources = [dataclasses.replace(s, files=list(s.files)) for s in ws.sources]
         scans = [dataclasses.replace(sc, hits=list(sc.hits), rank_lines=list(sc.rank_lines),
                                      enveloped_files=dict(sc.enveloped_files)) for sc in ws.scans]
-        for src, scan in zip(sources, scans):  # the held-back last lines are read too
-            for f in src.files:
-                scan.hits.extend(incomplete_hits(ws, f.file_id, scan))
-        return cls(sources, scans, list(ws.indexes), list(ws.files))
+        pending: dict[int, list[LineHit]] = {}  # the held-back last lines are read too
+        for src, scan in zip(sources, scans):
+            extra = [h for f in src.files for h in incomplete_hits(ws, f.file_id, scan)]
+            if extra:
+                pending[src.source_id] = extra
+        return cls(sources, scans, list(ws.indexes), list(ws.files), pending)
 
-    def diagnose(self, ws: Workspace) -> Diagnosis:
+    def diagnose(self, ws: Workspace, builders: dict | None = None) -> Diagnosis:
+        """`builders` (kept by the tail between runs) make the events incremental: an error
+        storm costs each run its new lines, and the result is a full diagnosis's."""
         from npudiag_tui.core.diagnosis.engine import Inputs, build_all_events, diagnose
         from npudiag_tui.core.ranks import resolve_ranks
 
-        events = build_all_events(self.sources, self.scans, self.indexes, ws.times)
+        events = build_all_events(self.sources, self.scans, self.indexes, ws.times, builders, self.pending)
         resolve_ranks(self.sources, self.scans, events)  # CANN pids named with a rank
         return diagnose(Inputs(self.sources, self.scans, self.indexes, self.files, lambda: ws.registry), events)
 

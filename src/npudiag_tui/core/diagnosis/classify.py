@@ -18,6 +18,7 @@ actions are planned from it. In order:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -293,6 +294,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     return "unknown"
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a live re-diagnosis asks again for every event of the storm
 def is_crash_evidence(text: str) -> bool:
     """Whether one line shows a native crash or a death by signal (`_CRASH_EVIDENCE`)."""
     return _CRASH_EVIDENCE.search(text.strip()) is not None

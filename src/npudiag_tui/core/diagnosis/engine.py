@@ -12,7 +12,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import classify, compile_stage, crashed, route
-from npudiag_tui.core.diagnosis.events import build_events
+from npudiag_tui.core.diagnosis.events import EventBuilder, build_events
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import is_inner_code
@@ -22,7 +22,7 @@ from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import Diagnosis, ErrorEvent, LineRef, RankRole, Situation, Source, SourceFile, Stream
 from npudiag_tui.core.ranks import event_pid_ranks
 from npudiag_tui.core.registry import Registry, lookup_numeric
-from npudiag_tui.core.scan import SourceScan
+from npudiag_tui.core.scan import LineHit, SourceScan
 
 US = 1_000_000
 RELATION = {
@@ -73,15 +73,34 @@ class Inputs(NamedTuple):
 
 
 def build_all_events(sources: Sequence[Source], scans: Sequence[SourceScan],
-                     indexes: Sequence[FileIndex], times: "TimeModel | None" = None) -> list[ErrorEvent]:
+                     indexes: Sequence[FileIndex], times: "TimeModel | None" = None,
+                     builders: "dict[int, EventBuilder] | None" = None,
+                     pending: "dict[int, list[LineHit]] | None" = None) -> list[ErrorEvent]:
     """Every source's events, before ranks: `core.ranks` reads them to tie CANN pids to ranks.
-    `times` is the workspace's time model (one time per line everywhere)."""
+    `times` is the workspace's time model (one time per line everywhere).
+
+    `builders` (the live tail's, one per source, kept between calls) makes it incremental: a
+    source whose hits only grew since the last call reads its new hits only, and the result is
+    what a full build gives. `pending` hits (a last line without its newline yet) are read after
+    a source's hits without staying in its builder."""
     if times is None:
         by_file = {f.file_id: s for s in sources for f in s.files}
         times = TimeModel(sources, indexes, by_file.__getitem__)
     events: list[ErrorEvent] = []
     for src in sources:
-        events.extend(build_events(src, scans[src.source_id].hits, list(indexes), times))
+        hits = scans[src.source_id].hits
+        extra = (pending or {}).get(src.source_id, [])
+        if builders is None:
+            events.extend(build_events(src, hits + extra if extra else hits, list(indexes), times))
+            continue
+        builder = builders.get(src.source_id)
+        if builder is None or not builder.continues(src, hits, times, list(indexes)):
+            builder = builders[src.source_id] = EventBuilder(src, list(indexes), times)
+        builder.feed(hits[builder.fed:])
+        if extra:
+            builder = builder.fork()
+            builder.feed(extra)
+        events.extend(builder.events())
     return events
 
 
@@ -100,8 +119,29 @@ def _finish_events(ws: Inputs, events: list[ErrorEvent]) -> list[ErrorEvent]:
         if ev.rank is None:
             src = ws.sources[ev.source_id]
             ev.rank = src.rank if src.rank is not None else pid_rank.get(ev.cann_pid or -1)
-        ev.category = classify(ev)
+        ev.category = _classify(ev)
     return events
+
+
+_CATEGORIES: dict[tuple, str] = {}
+"""classify() answers by the event's whole content: a live re-diagnosis meets the same events
+again (an error storm's 20,000 lines cost 2.7 s to classify each time)."""
+
+
+def _classify(ev: ErrorEvent) -> str:
+    """`classify(ev)`, remembered by every field of the event (any change asks again)."""
+    try:
+        key = tuple(tuple(v) if isinstance(v, list) else tuple(v.items()) if isinstance(v, dict) else v
+                    for v in vars(ev).values())
+        hash(key)
+    except TypeError:  # a field that cannot be a key: ask every time
+        return classify(ev)
+    got = _CATEGORIES.get(key)
+    if got is None:
+        if len(_CATEGORIES) > 200_000:
+            _CATEGORIES.clear()
+        got = _CATEGORIES[key] = classify(ev)
+    return got
 
 
 def _is_causal(ev: ErrorEvent) -> bool:

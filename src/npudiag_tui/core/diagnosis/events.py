@@ -7,6 +7,7 @@ serial number, a TraceBack section is the outer layers of the detail above it.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 
@@ -334,54 +335,135 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
     head detail is then a generic restatement (an invalid argument, a missing context) or residue
     recorded earlier, and is kept as a relay.
     """
-    events: list[ErrorEvent] = []
-    if times is None:
-        by_file = {f.file_id: source for f in source.files}
-        times = TimeModel([source], indexes, by_file.__getitem__)
-    year_hint = None
+    builder = EventBuilder(source, indexes, times)
+    builder.feed(hits)
+    return builder.events(detach=False)
+
+
+class EventBuilder:
+    """`build_events`, resumable: hits are fed in order, as often as they come, and `events()`
+    gives what `build_events` would give for every hit fed so far. The live tail keeps one per
+    source, so an error storm costs each re-diagnosis the new lines only, not all of them.
+
+    The reading state (each channel's open block, the device serials) is kept between feeds;
+    the passes that look at the whole list (`_demote_aborts` and the others) run on copies,
+    since the next hits may still change the events they look at."""
+
+    def __init__(self, source: Source, indexes: list[FileIndex], times: "TimeModel | None" = None) -> None:
+        if times is None:
+            by_file = {f.file_id: source for f in source.files}
+            times = TimeModel([source], indexes, by_file.__getitem__)
+        self.source = source
+        self.files = tuple(f.file_id for f in source.files)
+        self.facts = _source_facts(source)
+        self.times = times
+        self.answers = _RecordedTimes(times)  # every time the model gave, checked before going on
+        self.year_hint = _year_hint(source, indexes)
+        # Ranks share one console line by line, even inside a block: every interleaving channel (a
+        # launcher prefix) keeps its own open block, so one rank's TraceBack never takes another's lines.
+        self.channels: dict[tuple | None, _Channel] = {}
+        self.device_serials: dict[str, ErrorEvent] = {}
+        self.raw: list[ErrorEvent] = []
+        self.fed = 0
+        self.last_hit: LineHit | None = None
+
+    def continues(self, source: Source, hits: list[LineHit], times: "TimeModel",
+                  indexes: list[FileIndex]) -> bool:
+        """Whether feeding more gives what a full build of `hits` gives: they are the hits fed so
+        far plus more, of the same files and source facts (a rank found since changes events),
+        and every time the model gave is still its answer (a console line without a stamp takes
+        its channel's next stamp, which may have arrived since)."""
+        return (times is self.times and self.files == tuple(f.file_id for f in source.files)
+                and self.facts == _source_facts(source)
+                and len(hits) >= self.fed and (self.fed == 0 or hits[self.fed - 1] is self.last_hit)
+                and self.year_hint == _year_hint(source, indexes) and self.answers.unchanged())
+
+    def feed(self, hits: list[LineHit]) -> None:
+        source, events, channels = self.source, self.raw, self.channels
+        for hit in hits:
+            segments = C.expand_escaped(hit.text)
+            for seg_no, raw in enumerate(segments):
+                cleaned = C.clean(raw)
+                text, pre = C.strip_prefixes(cleaned)
+                chan = C.channel(pre) if source.stream is Stream.STDOUT else None
+                state = channels.setdefault(chan, _Channel())
+                gap = hit.line - state.last_line.line if state.last_line.file_id == hit.file_id else -1
+                contiguous = seg_no > 0 or gap == 1 or (chan is not None and 0 < gap <= CHANNEL_GAP)
+                if state.open_block is None and events and C.CANN_TRACEBACK_RE.match(text):
+                    # a logger that prefixes every line but the first of an exception's message puts
+                    # the head detail on another channel right above its TraceBack: adopt it
+                    last = events[-1]
+                    if last.kind == K.CANN_DETAIL and last.lines[-1].file_id == hit.file_id \
+                            and 0 < hit.line - last.lines[-1].line <= 2:
+                        state.open_block, contiguous = last, True
+                state.last_line = LineRef(hit.file_id, hit.line)
+                ev, state.open_block, state.in_traceback = _read_line(
+                    source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,
+                    contiguous, state, self.device_serials, self.answers, self.year_hint)
+                if ev is not None:
+                    events.append(ev)
+                    if _introduces_its_message(ev, text):
+                        state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
+        self.fed += len(hits)
+        if hits:
+            self.last_hit = hits[-1]
+
+    def events(self, detach: bool = True) -> list[ErrorEvent]:
+        """The events of every hit fed, after the whole-list passes. `detach` (the default) works
+        on copies, so the builder can go on; `build_events` finishes its own."""
+        events = [_detached(ev) for ev in self.raw] if detach else self.raw
+        _demote_aborts(events)
+        _demote_restating_exceptions(events)
+        _demote_message_fetch(events)
+        _promote_lone_status(events)
+        off = self.times.offsets.get(self.source.source_id, 0)  # read on the source's clock: now moved by its offset
+        for ev in events if off else ():
+            if ev.time is not None:
+                ev.time += off
+        return events
+
+    def fork(self) -> "EventBuilder":
+        """A copy that can be fed hits that may not stay (a last line without its newline yet)."""
+        memo = {id(self.source): self.source, id(self.times): self.times}
+        return copy.deepcopy(self, memo)
+
+
+class _RecordedTimes:
+    """The time model as `_read_line` asks it, each answer kept to be asked again later."""
+
+    def __init__(self, times: "TimeModel") -> None:
+        self.times = times
+        self.given: dict[tuple[int, int, bool], object] = {}
+
+    def line_time(self, file_id: int, line: int, offset: bool = True):
+        got = self.times.line_time(file_id, line, offset=offset)
+        self.given[(file_id, line, offset)] = got
+        return got
+
+    def unchanged(self) -> bool:
+        times = self.times
+        return all(times.line_time(f, ln, offset=o) == got for (f, ln, o), got in self.given.items())
+
+
+def _source_facts(source: Source) -> tuple:
+    return (source.stream, source.pid, source.rank, source.device)
+
+
+def _year_hint(source: Source, indexes: list[FileIndex]) -> int | None:
     for f in source.files:
-        idx = indexes[f.file_id]
-        y = idx.guess_year()
+        y = indexes[f.file_id].guess_year()
         if y:
-            year_hint = y
-            break
-    # Ranks share one console line by line, even inside a block: every interleaving channel (a
-    # launcher prefix) keeps its own open block, so one rank's TraceBack never takes another's lines.
-    channels: dict[tuple | None, _Channel] = {}
-    device_serials: dict[str, ErrorEvent] = {}
-    for hit in hits:
-        segments = C.expand_escaped(hit.text)
-        for seg_no, raw in enumerate(segments):
-            cleaned = C.clean(raw)
-            text, pre = C.strip_prefixes(cleaned)
-            chan = C.channel(pre) if source.stream is Stream.STDOUT else None
-            state = channels.setdefault(chan, _Channel())
-            gap = hit.line - state.last_line.line if state.last_line.file_id == hit.file_id else -1
-            contiguous = seg_no > 0 or gap == 1 or (chan is not None and 0 < gap <= CHANNEL_GAP)
-            if state.open_block is None and events and C.CANN_TRACEBACK_RE.match(text):
-                # a logger that prefixes every line but the first of an exception's message puts
-                # the head detail on another channel right above its TraceBack: adopt it
-                last = events[-1]
-                if last.kind == K.CANN_DETAIL and last.lines[-1].file_id == hit.file_id \
-                        and 0 < hit.line - last.lines[-1].line <= 2:
-                    state.open_block, contiguous = last, True
-            state.last_line = LineRef(hit.file_id, hit.line)
-            ev, state.open_block, state.in_traceback = _read_line(
-                source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,
-                contiguous, state, device_serials, times, year_hint)
-            if ev is not None:
-                events.append(ev)
-                if _introduces_its_message(ev, text):
-                    state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
-    _demote_aborts(events)
-    _demote_restating_exceptions(events)
-    _demote_message_fetch(events)
-    _promote_lone_status(events)
-    off = times.offsets.get(source.source_id, 0)  # read on the source's clock: now moved by its offset
-    for ev in events if off else ():
-        if ev.time is not None:
-            ev.time += off
-    return events
+            return y
+    return None
+
+
+def _detached(ev: ErrorEvent) -> ErrorEvent:
+    """A copy whose lists and dicts are its own: a diagnosis sets fields of its events, and the
+    builder may still extend the ones it has open."""
+    out = copy.copy(ev)
+    out.codes, out.numeric, out.lines = list(ev.codes), dict(ev.numeric), list(ev.lines)
+    out.block_numeric = dict(ev.block_numeric)
+    return out
 
 
 CHANNEL_GAP = 8

@@ -74,15 +74,15 @@ def test_storm_rediagnosed_incrementally_equals_a_full_diagnosis(tmp_path, seed,
     ws.index()
     tail = LiveTail(ws)
 
-    lines_read = 0
-    real_read_line = events_module._read_line
+    lines_read = 0  # lines the event builder reads: each is classified once (classify_line)
+    real_classify_line = events_module.classify_line
 
     def counting(*args, **kw):
         nonlocal lines_read
         lines_read += 1
-        return real_read_line(*args, **kw)
+        return real_classify_line(*args, **kw)
 
-    monkeypatch.setattr(events_module, "_read_line", counting)
+    monkeypatch.setattr(events_module, "classify_line", counting)
     streams = [(console, console_text)] + [(plogs[pid], text) for pid, text in plog_texts.items()]
     at = {path: 0 for path, _ in streams}
     upd = None

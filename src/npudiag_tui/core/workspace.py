@@ -6,6 +6,7 @@ UI state and imports nothing from Textual or rich.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
@@ -137,8 +138,21 @@ def _count_file(file_id: int, path: str, year: int | None, limit: int,
     return idx.state(), todo[:k]  # hits past a file that shrank meanwhile are gone with it
 
 
+_COUNT_NICE = 10  # a count runs beside the interface: keys first (bench/README.md)
+
+
 def _count_job(job: tuple[int, str, int | None, int]) -> _FileResult:
-    """Worker-process half of `Workspace.count_pending`: one file's newline count."""
+    """Worker-process half of `Workspace.count_pending`: one file's newline count. The count
+    comes after the anchored screen, while the user reads and types: the worker lowers its
+    priority first (once; nothing after the count needs it), so the interface's process is
+    not left a third of the two cores by the two counting workers."""
+    global _COUNT_NICE
+    if _COUNT_NICE:
+        try:
+            os.nice(_COUNT_NICE)
+        except (OSError, AttributeError):
+            pass
+        _COUNT_NICE = 0
     file_id, path, year, limit = job
     try:
         state, _ = _count_file(file_id, path, year, limit)

@@ -37,6 +37,7 @@ from npudiag_tui.core.views import PANES, STREAM_PANE as _STREAM_PANE, FilterSpe
 from npudiag_tui.core.window import ScanningSelection, WindowTimeline
 from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.commands import palette_commands
+from npudiag_tui.tui.late import while_running
 from npudiag_tui.tui.messages import (
     ChannelsReady, DiagnosisReady, IndexDone, IndexProgress, LinesAppended, LinesCounted, MarksReady, SearchDone,
     SourceGrew, SourceProgress, SourceReady,
@@ -327,6 +328,7 @@ class NpuDiagApp(App[int]):
             return self.side_panel_default
         return self.size.width >= 100
 
+    @while_running
     def _relayout(self) -> None:
         """Choose the pane grid (tui.pane_layout) and whether the verdict bar shows, for the
         current size and the panes that have lines; runs again on every resize."""
@@ -355,6 +357,7 @@ class NpuDiagApp(App[int]):
         panes.styles.grid_rows = " ".join(plan.rows)
         self.query_one(VerdictBar).display = not side.display  # the panel starts with the verdict
 
+    @while_running
     def _refocus_if_hidden(self, later: bool = True) -> None:
         """A layout change that hid the focused widget (a pane reduced to its title, the panel
         closed) hands the focus to a pane a person can see, so keys never go to a hidden one.
@@ -567,6 +570,7 @@ class NpuDiagApp(App[int]):
             self.notify(f"{event.worker.name} failed: {event.worker.error!r}", severity="error", markup=False)
 
     # ------------------------------------------------------------------ message handlers
+    @while_running
     def on_index_progress(self, message: IndexProgress) -> None:
         try:
             self.query_one(StatusBar).set_progress(message.done, message.total, "indexing")
@@ -578,6 +582,7 @@ class NpuDiagApp(App[int]):
             if v.display and v.count != v.virtual_size.height:
                 v.refresh_count()
 
+    @while_running
     def on_index_done(self, message: IndexDone) -> None:
         self.phase = Phase.COUNTING if self.ws.pending else Phase.READY
         self._scan_marks = None
@@ -595,6 +600,7 @@ class NpuDiagApp(App[int]):
         self.query_one(SidePanel).show_pending("Diagnosing…")  # the index worker diagnoses next
         self.query_one(VerdictBar).set_pending("Diagnosing…")
 
+    @while_running
     def on_diagnosis_ready(self, message: DiagnosisReady) -> None:
         if not gc.isenabled():  # the CLI turned it off for start-up (see cli.open_for_tui)
             self.call_after_refresh(self._restore_gc)
@@ -640,6 +646,7 @@ class NpuDiagApp(App[int]):
         gc.freeze()  # what start-up built lives as long as the app: never scan it again
         gc.enable()
 
+    @while_running
     def _background_after_diagnosis(self, rebuild: bool, start_marks: bool) -> None:
         if rebuild:  # first what `m` needs; it runs beside the count (that is in other processes)
             self.channels_worker(views.pane_files(self.ws, "merged", self.spec))
@@ -655,6 +662,7 @@ class NpuDiagApp(App[int]):
             self._pending_sources = max(self._pending_sources - 1, 0)
             self._rebuild_sources()
 
+    @while_running
     def on_lines_counted(self, message: LinesCounted) -> None:
         """Counted files join the panes (the cursor stays on its line); the last batch starts
         the background work the count held back."""
@@ -709,10 +717,12 @@ class NpuDiagApp(App[int]):
         if not worker.is_cancelled:
             self.post_message(ChannelsReady())
 
+    @while_running
     def on_channels_ready(self, message: ChannelsReady) -> None:
         if self.merged_mode and not self._needs_selection("merged"):  # the console joins
             self.view("merged").set_source(self._merged_source(), keep=True)
 
+    @while_running
     def on_source_progress(self, message: SourceProgress) -> None:
         try:
             bar = self.query_one(StatusBar)
@@ -724,6 +734,7 @@ class NpuDiagApp(App[int]):
         verb = "searching" if message.label.startswith("/") else "building"
         bar.set_progress(message.done, message.total, f"{verb} {message.label}")
 
+    @while_running
     def on_source_grew(self, message: SourceGrew) -> None:
         """A filtered pane's scan merged more rows (in their final order): show them; a pane
         the user is not in follows the focused pane's moment."""
@@ -739,6 +750,7 @@ class NpuDiagApp(App[int]):
         if focused is not None and focused is not view and view.display and focused.count and view.count:
             self._align(view, focused)
 
+    @while_running
     def on_source_ready(self, message: SourceReady) -> None:
         if message.generation != self.generation:
             return
@@ -758,6 +770,7 @@ class NpuDiagApp(App[int]):
         if view is self.focused_view():
             self._update_status()
 
+    @while_running
     def on_search_done(self, message: SearchDone) -> None:
         if message.generation != self.search_generation:
             return
@@ -769,6 +782,7 @@ class NpuDiagApp(App[int]):
         self.notify(f"{total:,} matching lines{more}", markup=False)
         self._goto_mark("search", True, wrap=True)
 
+    @while_running
     def on_lines_appended(self, file_ids: "Iterable[int] | LinesAppended") -> None:
         """Public entry for the live tail: these files grew; refresh counts and follow.
 
@@ -935,11 +949,13 @@ class NpuDiagApp(App[int]):
     _sync_source: LogView | None = None
     """The pane whose cursor the others are still to follow (_cursor_moved)."""
 
+    @while_running
     def _sync_later(self) -> None:
         source, self._sync_source = self._sync_source, None
         if source is not None and source.is_mounted:
             self.sync_from(source)
 
+    @while_running
     def on_descendant_focus(self) -> None:
         try:
             focused = self.focused
@@ -1001,6 +1017,7 @@ class NpuDiagApp(App[int]):
     # ------------------------------------------------------------------ marks (errors, warnings, search)
     # A mark is a line the e/E, w/W and n/N keys walk: (file id, line, level) for the level
     # marks, the search's matching lines for the "search" kind.
+    @while_running
     def on_marks_ready(self, message: MarksReady) -> None:
         for fid, (end, items) in message.marks.items():
             if end <= self._marks_scanned.get(fid, 0):

@@ -43,6 +43,7 @@ from textual.widget import Widget
 from npudiag_tui.core.live import LiveTail, LiveUpdate, Scope, may_be_log
 from npudiag_tui.core.formats.text import visible
 from npudiag_tui.tui.messages import DiagnosisReady
+from npudiag_tui.tui.late import while_running
 
 DEBOUNCE_MS = 150
 STEP_MS = 40
@@ -306,6 +307,7 @@ class LiveWatcher(Widget):
         self.diagnoses += 1
         self.diagnose_worker()
 
+    @while_running
     def on_live_diagnosed(self, message: LiveDiagnosed) -> None:
         message.stop()
         self._diagnosing = False
@@ -329,6 +331,7 @@ class LiveWatcher(Widget):
             for p in problems:
                 self.app.notify(p, severity="warning", markup=False)
 
+    @while_running
     def on_tail_applied(self, message: TailApplied) -> None:
         message.stop()
         self._busy = False

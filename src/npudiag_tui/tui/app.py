@@ -999,10 +999,11 @@ class NpuDiagApp(App[int]):
 
     def _hit_position(self, ref: tuple[int, int] | None) -> str:
         """`hit k/N` (k in time order over all panes) when the cursor is on a hit, else the
-        total; `searching…` while the search runs."""
+        total; `searching…` while the search runs, and before, while it waits for the line
+        count (the files not counted yet read as empty): seconds on a 1 GB tree."""
         matches = self.search_matches
         if matches is None:
-            return "searching…"
+            return "search: waiting for the line count…" if self.ws.pending else "searching…"
         total = sum(len(a) for a in matches.values())
         if ref is None or ref[0] not in matches or total > self._HIT_ORDER_CAP:
             return f"{total:,} hits"

@@ -667,7 +667,7 @@ class NpuDiagApp(App[int]):
         """Counted files join the panes (the cursor stays on its line); the last batch starts
         the background work the count held back."""
         panes = [key for key, _ in PANES] + (["merged"] if self.merged_mode else [])
-        places = self._places(panes)  # read before the counts change what positions mean
+        places = self._places(panes) if message.counted else {}  # before the counts move the positions
         for fid, state, error in message.counted:
             self.ws.adopt_count(fid, state, error)
         if message.final:

@@ -21,8 +21,9 @@ async def test_a_search_waiting_for_the_count_says_so_and_escape_stops_it(gated_
     ws.start_index(scan_first=True)  # as the CLI does
     app = NpuDiagApp(ws)
 
-    def status() -> str:
-        return app.query_one("#status-text").render().plain
+    def status() -> str:  # what the status line shows of its text: a narrow one cuts the end
+        cell = app.query_one("#status-text")
+        return cell.render().plain[:cell.size.width]
 
     def searching() -> bool:
         return any(w.group == "search" and not w.is_finished for w in app.workers)

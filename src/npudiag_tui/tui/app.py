@@ -973,7 +973,12 @@ class NpuDiagApp(App[int]):
             return
         text = Text()
         text.append(f"{view.title} ", "bold")
-        if self.phase is Phase.COUNTING:  # positions and totals are not final yet
+        # a search waits for the count (uncounted files read as empty): seconds on a 1 GB tree,
+        # said first, where a narrow terminal keeps it (the count's progress is beside it)
+        waiting = bool(self.search_term and self.search_matches is None and self.ws.pending)
+        if waiting:
+            text.append(f"/{visible(self.search_term)} search: waiting for the line count…  ", "magenta")
+        elif self.phase is Phase.COUNTING:  # positions and totals are not final yet
             text.append(f"{Phase.COUNTING.value}… ", "dim")
         else:
             text.append(f"{view.cursor + 1 if view.count else 0:,}/{view.count:,} ")
@@ -982,7 +987,7 @@ class NpuDiagApp(App[int]):
         if when is not None and when.us is not None:
             text.append(f"{'~' if when.estimated else ''}{format_us(when.us)} ", "cyan")
         # short facts first, the file path last: a narrow terminal cuts the end of the line
-        if self.search_term:
+        if self.search_term and not waiting:
             text.append(f"/{visible(self.search_term)} {self._hit_position(ref)}  ", "magenta")
         entries = self.cascade_entries() if self.diagnosis is not None else []
         if entries and self.cascade_index >= 0:
@@ -999,11 +1004,10 @@ class NpuDiagApp(App[int]):
 
     def _hit_position(self, ref: tuple[int, int] | None) -> str:
         """`hit k/N` (k in time order over all panes) when the cursor is on a hit, else the
-        total; `searching…` while the search runs, and before, while it waits for the line
-        count (the files not counted yet read as empty): seconds on a 1 GB tree."""
+        total; `searching…` while the search runs."""
         matches = self.search_matches
         if matches is None:
-            return "search: waiting for the line count…" if self.ws.pending else "searching…"
+            return "searching…"
         total = sum(len(a) for a in matches.values())
         if ref is None or ref[0] not in matches or total > self._HIT_ORDER_CAP:
             return f"{total:,} hits"

@@ -94,3 +94,22 @@ def test_pending_files_around_the_anchor_time_come_first(parallel):
     got = [distance(f) for f in order]
     assert len(set(got)) > 1 and got == sorted(got)  # the nearest first
     ws.close()
+
+
+def test_counts_carry_the_line_stamps_around_a_moment_and_change_nothing(parallel):
+    """`count_pending(warm_at=t)`: each counted state brings the line stamps of its blocks
+    around t (the first screen after the count reads them), and the files' times are those
+    of a full pass."""
+    full = _serial()
+    ws = Workspace.open([str(FIXTURE)])
+    ws.index_first()
+    moment = ws.diagnose().anchor.time
+    got = list(ws.count_pending(ws.pending_near(moment), warm_at=moment))
+    assert got and all(state is not None and state.line_times for _, state, _ in got)
+    for fid, state, error in got:
+        ws.adopt_count(fid, state, error)
+    assert _state(ws) == _state(full)
+    for fid, _, _ in got:
+        n = full.indexes[fid].line_count
+        assert [ws.indexes[fid].own_time(i) for i in range(n)] == [full.indexes[fid].own_time(i) for i in range(n)]
+    ws.close()

@@ -95,3 +95,51 @@ def test_growth_is_seen_without_a_rebuild(tmp_path):
         fh.write("[INFO] GE(1,python):2026-01-01-10:00:03.000.000 [a.cc:1]1 F:a3\n")
     ws.grow_file(0)
     assert [win.at(i) for i in range(len(win))] == [(0, 0), (1, 0), (0, 1)]
+
+
+def test_windows_equal_the_full_merge_when_each_page_halves_to_few_candidates(generated, monkeypatch):
+    """The exact step halves the key range by exact counts while its candidate lines are
+    many (one sparse file's long blocks leave seconds of a dense file); the same order."""
+    import npudiag_tui.core.window as window
+
+    monkeypatch.setattr(window, "_FEW", 8)
+    fids = [f.file_id for f in generated.files]
+    full = Timeline(generated, fids)
+    assert full.build()
+    win = WindowTimeline(generated, fids)
+    for i in random.Random(3).sample(range(len(full)), 40):
+        assert win.at(i) == full.at(i)
+        assert win.position_of(*full.at(i)) == i
+
+
+def test_a_file_gives_a_range_of_keys_as_it_gives_them_one_by_one(generated):
+    from itertools import islice
+
+    from npudiag_tui.core.window import feed_of
+
+    rng = random.Random(7)
+    checked = 0
+    for f in generated.files:
+        feed = feed_of(generated, f.file_id)
+        n = feed.count()
+        for lo in [0, max(n - 5, 0)] + [rng.randrange(max(n, 1)) for _ in range(6)]:
+            hi = lo + rng.randrange(1, 3000)
+            want = list(islice(feed.keys_from(lo), max(min(hi, n) - lo, 0)))
+            assert list(feed.keys_between(lo, hi)) == want
+            checked += len(want)
+    assert checked > 1000
+
+
+def test_a_window_serves_the_same_order_only_for_the_same_files_and_offsets(generated):
+    fids = [f.file_id for f in generated.files]
+    win = WindowTimeline(generated, fids)
+    assert win.same_order(WindowTimeline(generated, list(reversed(fids))))  # the order is the merge's
+    assert not win.same_order(WindowTimeline(generated, fids[1:]))
+    assert not win.same_order(Timeline(generated, fids))
+    path = generated.files[0].path
+    try:
+        assert generated.set_clock_offset(path, 5.0)
+        assert not win.same_order(WindowTimeline(generated, fids))
+    finally:
+        generated.set_clock_offset(path, 0.0)
+    assert win.same_order(WindowTimeline(generated, fids))

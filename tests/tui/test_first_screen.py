@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import npudiag_tui.core.workspace as workspace
+from npudiag_tui.core.window import WindowTimeline
 from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.widgets.log_view import LogView
 
@@ -30,11 +31,11 @@ def gated_count(monkeypatch, tmp_path):
     gate = tmp_path / "gate"
     real = workspace._count_file
 
-    def count_after_gate(file_id, path, year, limit, hits=None):
+    def count_after_gate(file_id, path, year, limit, hits=None, **kw):
         deadline = time.monotonic() + 120  # never hang the suite: the test fails on its own asserts
         while hits is None and not gate.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-        return real(file_id, path, year, limit, hits)
+        return real(file_id, path, year, limit, hits, **kw)
 
     monkeypatch.setattr(workspace, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(workspace, "_workers", lambda: 2)
@@ -73,8 +74,14 @@ async def test_the_anchor_is_shown_before_the_line_count_is_done(gated_count):
         row = view.render_line(view.cursor - int(view.scroll_y))
         assert "error cqe" in anchor.text and "error cqe" in row.text  # the anchored line, with its message
 
+        # merged windows over several files follow the count by themselves: kept, not rebuilt
+        windows = {v.pane: v.timeline for v in app.views() if isinstance(v.timeline, WindowTimeline)}
+        assert windows
+
         gated_count.touch()
         await settle(pilot)
+        assert {v.pane: v.timeline for v in app.views() if v.pane in windows} == windows
+        assert all(v.timeline is windows[v.pane] for v in app.views() if v.pane in windows)
         assert not ws.pending
         assert [i.line_count for i in ws.indexes] == [_wc_l(f.path) for f in ws.files]
         assert "counting lines" not in app.query_one("#status-text").render().plain

@@ -19,9 +19,9 @@ import os
 import re
 import threading
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from npudiag_tui.core.files import open_regular
@@ -98,6 +98,9 @@ class IndexState:
     inode: int | None
     first_time: int
     last_time: int
+    # line stamps of a few blocks, {block: (line end, stamps)}, worked out where the state was
+    # built (`FileIndex.warm_times`): the first lookups after the adoption parse nothing there
+    line_times: dict[int, tuple[int, array]] = field(default_factory=dict)
 
 
 _CR_TO_LF = bytes.maketrans(b"\r", b"\n")
@@ -206,9 +209,12 @@ class FileIndex:
         self._cache_lock = threading.Lock()
 
     # ----------------------------------------------------------------- state
-    def state(self) -> IndexState:
+    def state(self, line_times: bool = False) -> IndexState:
+        """What was built; with `line_times`, the blocks' line stamps worked out so far too."""
+        with self._cache_lock:
+            times = dict(self._times) if line_times else {}
         return IndexState(self.nl_before, self.block_time, self.newlines, self.indexed, self.size, self.inode,
-                          self.first_time, self.last_time)
+                          self.first_time, self.last_time, times)
 
     def adopt_state(self, st: IndexState) -> None:
         """Take what an index pass elsewhere (a worker process) built for this same file."""
@@ -217,6 +223,8 @@ class FileIndex:
         self.size, self.inode, self.first_time, self.last_time = st.size, st.inode, st.first_time, st.last_time
         self.uncounted = 0
         self._clear_caches()
+        with self._cache_lock:  # each entry names the line end it was worked out for (_cached)
+            self._times.update(st.line_times)
 
     def _clear_caches(self, from_block: int = 0) -> None:
         with self._cache_lock:
@@ -726,6 +734,15 @@ class FileIndex:
             t = self._first_stamp(data, rel) if rel < len(data) else -1
             self.block_time[k] = t
         return t
+
+    def warm_times(self, t: int) -> None:
+        """Work out the line stamps of the blocks around moment t, what a merged window at t
+        reads first (core.window). A count in a worker process does it for the anchor's
+        moment, so the interface does not parse them when it adopts the count."""
+        bts = [bt if bt >= 0 else 1 << 62 for bt in map(self.block_first_time, range(len(self.block_time)))]
+        k = bisect_left(bts, t)
+        for b in range(max(k - 2, 0), min(k + 2, len(bts))):
+            self._block_times(b)
 
     def _probe_time(self, k: int) -> tuple[int, int]:
         """(block, time) of the first block at or after k with a stamp, looking a few ahead."""

@@ -45,6 +45,7 @@ _NEG = -(1 << 62)
 _BIG = 1 << 62
 _NEWLINES, _SIZE = attrgetter("newlines"), attrgetter("size")
 _CANDIDATES = 200_000  # keys sorted at most for one merged page's exact step
+_FEW = 4096  # lines between two keys that the exact step takes as candidates rather than halve
 _MAXES = 64  # blocks whose running stamp maximum a file feed keeps (8 bytes a line)
 
 
@@ -123,6 +124,28 @@ class _PlogFeed:
             i = max(first + len(top), i + 1)
         return n
 
+    def keys_between(self, lo: int, hi: int) -> array:
+        """Keys of lines lo..hi-1, as `keys_from` gives them, a block at a time in C (a merged
+        page's exact step takes the keys of ~1000 lines per file: a generator per line was
+        most of a page's time once the stamps were parsed)."""
+        hi = min(hi, self.count())
+        out = array("q")
+        if lo >= hi:
+            return out
+        t, _ = self.idx.line_time(lo)
+        key = self.chain_key if t is None else t
+        i = lo
+        while i < hi:
+            first, times = self.idx.block_line_times(i)
+            j0, j1 = i - first, min(hi - first, len(times))
+            if j1 <= j0:  # the block ran short (a partial tail): what keys_from does there
+                out.extend(islice(self.keys_from(i), hi - i))
+                return out
+            out.extend(islice(accumulate(times[j0:j1], max, initial=key), 1, None))  # not the seed
+            key = out[-1]
+            i = first + j1
+        return out
+
     def keys_from(self, c: int):
         """Keys of lines c, c+1, ... (the last own stamp at or before each)."""
         idx = self.idx
@@ -175,6 +198,9 @@ class _ConsoleFeed:
     def keys_from(self, c: int):
         yield from self.keys[c:]
 
+    def keys_between(self, lo: int, hi: int):
+        return self.keys[lo:hi]
+
 
 class _Shifted:
     """A feed on its source's clock offset (`TimeModel.offsets`): keys and times asked for
@@ -193,6 +219,10 @@ class _Shifted:
     def keys_from(self, c: int):
         off = self.off
         return (k + off for k in self.feed.keys_from(c))
+
+    def keys_between(self, lo: int, hi: int) -> list[int]:
+        off = self.off
+        return [k + off for k in self.feed.keys_between(lo, hi)]
 
 
 def _offset(ws: "Workspace", fid: int) -> int:
@@ -241,6 +271,15 @@ class WindowTimeline:
         self._idxs = [ws.indexes[f] for f in self.file_ids]
         self._grown_at: tuple[int, int] = (-1, -1)
         self._total = 0
+        self._offsets = tuple(_offset(ws, f) for f in self.file_ids)
+
+    def same_order(self, other: object) -> bool:
+        """Whether `other` serves this very order (same files, same clock offsets): a source
+        rebuilt after a count or for the background merges then keeps this one and the
+        positions, pages and block stamps it has worked out (all still right: it follows
+        the counts by itself)."""
+        return (isinstance(other, WindowTimeline) and other.ws is self.ws and other.file_ids == self.file_ids
+                and other._offsets == self._offsets)
 
     # ------------------------------------------------------------------ feeds
     def _feed(self, fid: int):
@@ -338,7 +377,9 @@ class WindowTimeline:
         """The largest key t whose count of earlier lines is <= i (the key of line i)."""
         lo, hi = self._key_range()
         lo, hi = lo - 1, hi + 1
-        if self._count_before(lo) > i:  # among the lines before any stamp (key: none)
+        # among the lines before any stamp (key: none)? The block bounds answer most positions
+        # without reading every file's first block
+        if sum(self._feed(f).block_bounds(lo)[1] for f in self.file_ids) > i and self._count_before(lo) > i:
             return _NEG
         # block bounds first (no line parsed): narrow [lo, hi) so that few blocks remain
         a, b = lo, hi
@@ -356,7 +397,7 @@ class WindowTimeline:
                 a = mid
             else:
                 b = mid - 1
-        exact = self._key_among_candidates(i, a, top)
+        exact = self._key_among_candidates(i, *self._narrow(i, a, top))
         # checked (a clock that steps back breaks the candidates' order): two counts, not twenty
         if exact is not None and self._count_before(exact) <= i and (
                 exact >= top or self._count_before(exact + 1) > i):
@@ -370,22 +411,37 @@ class WindowTimeline:
                 b = mid - 1
         return a
 
-    def _key_among_candidates(self, i: int, a: int, top: int) -> int | None:
+    def _narrow(self, i: int, a: int, top: int) -> tuple[int, int, list[int], list[int]]:
+        """[a, top) halved by exact counts while its lines are many: (a, top, each file's
+        count before a, before top). One sparse file's long blocks left the block bounds
+        seconds apart, and a dense file then gave thousands of lines to parse for the
+        candidates (~30 blocks of one file for one page); halving reads ~log2 of them."""
+        at_a = [self._feed(f).before(a) for f in self.file_ids]
+        at_top = [self._feed(f).before(top) for f in self.file_ids]
+        while top - a > 1 and sum(at_top) - sum(at_a) > _FEW:
+            mid = (a + top) // 2
+            got = [self._feed(f).before(mid) for f in self.file_ids]
+            if sum(got) <= i:
+                a, at_a = mid, got
+            else:
+                top, at_top = mid, got
+        return a, top, at_a, at_top
+
+    def _key_among_candidates(self, i: int, a: int, top: int, at_a: list[int], at_top: list[int]) -> int | None:
         """The exact step of `_key_of_position` in one sort: for t in [a, top] each file's count
-        of lines before t lies between its block bounds at a and at top, so the key is the
-        (i - lines surely before)-th smallest key of the lines between them. A bisect over
+        of lines before t lies between its counts at a and at top, so the key is the
+        (i - lines before a)-th smallest key of the lines between them. A bisect over
         microseconds asked every file ~20 times instead (most of a merged page's time). None
-        when the bounds leave too many lines (a stampless stretch): the bisect then decides, as
+        when that leaves too many lines (a stampless stretch): the bisect then decides, as
         it does when the caller's check of the answer fails."""
         base, keys = 0, []
-        for f in self.file_ids:
+        for f, lo, hi in zip(self.file_ids, at_a, at_top):
             feed = self._feed(f)
-            lo, hi = feed.block_bounds(a)[0], feed.block_bounds(top)[1]
             base += lo
             if hi > lo:
                 if len(keys) + hi - lo > _CANDIDATES:
                     return None
-                keys.extend(islice(feed.keys_from(lo), hi - lo))
+                keys.extend(feed.keys_between(lo, hi))
         r = i - base
         if r < 0:
             return None

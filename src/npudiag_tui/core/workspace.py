@@ -117,9 +117,10 @@ def _scan_file(job: tuple[int, str, str, bool, int | None, int | None, int],
 
 
 def _count_file(file_id: int, path: str, year: int | None, limit: int,
-                hits: list[LineHit] | None = None) -> tuple[IndexState, list[LineHit]]:
+                hits: list[LineHit] | None = None, warm_at: int | None = None) -> tuple[IndexState, list[LineHit]]:
     """Count the file's newlines up to `limit` (what the scan read, so both saw the same bytes)
-    and turn the byte offsets of `hits` (in file order) into line numbers on the way."""
+    and turn the byte offsets of `hits` (in file order) into line numbers on the way. With
+    `warm_at`, the state carries the line stamps of the blocks around that moment."""
     idx = FileIndex(path, file_id, path, year_hint=year)
     todo = hits or []
     k = 0
@@ -135,13 +136,15 @@ def _count_file(file_id: int, path: str, year: int | None, limit: int,
     if hits is None:  # off the way to the first screen: the blocks' first stamps too, which a
         for b in range(len(idx.block_time)):  # merged window bisects (lazy otherwise)
             idx.block_first_time(b)
-    return idx.state(), todo[:k]  # hits past a file that shrank meanwhile are gone with it
+    if warm_at is not None:
+        idx.warm_times(warm_at)
+    return idx.state(line_times=warm_at is not None), todo[:k]  # hits past a file that shrank meanwhile are gone with it
 
 
 _COUNT_NICE = 10  # a count runs beside the interface: keys first (bench/README.md)
 
 
-def _count_job(job: tuple[int, str, int | None, int]) -> _FileResult:
+def _count_job(job: tuple[int, str, int | None, int, int | None]) -> _FileResult:
     """Worker-process half of `Workspace.count_pending`: one file's newline count. The count
     comes after the anchored screen, while the user reads and types: the worker lowers its
     priority first (once; nothing after the count needs it), so the interface's process is
@@ -153,9 +156,9 @@ def _count_job(job: tuple[int, str, int | None, int]) -> _FileResult:
         except (OSError, AttributeError):
             pass
         _COUNT_NICE = 0
-    file_id, path, year, limit = job
+    file_id, path, year, limit, warm_at = job
     try:
-        state, _ = _count_file(file_id, path, year, limit)
+        state, _ = _count_file(file_id, path, year, limit, warm_at=warm_at)
     except UnreadableFile as exc:
         return _FileResult(file_id, None, [], [], False, str(exc))
     return _FileResult(file_id, state, [], [], False, None)
@@ -318,11 +321,14 @@ class Workspace:
         self._index_all(progress, cancelled, snapshot=False, processes=True, scan_first=True, count=False)
 
     def count_pending(self, order: Sequence[int] | None = None,
-                      cancelled: Callable[[], bool] | None = None) -> Iterator[tuple[int, IndexState | None, str | None]]:
+                      cancelled: Callable[[], bool] | None = None,
+                      warm_at: int | None = None) -> Iterator[tuple[int, IndexState | None, str | None]]:
         """Count the files `index_first` left, in `order` first (e.g. the files around the
         anchor's time), in the pass's worker processes when it had them: yields (file id,
         its index state or None, the problem when it could not be read) as each is counted.
-        The caller adopts each with `adopt_count` on the thread that reads the indexes."""
+        The caller adopts each with `adopt_count` on the thread that reads the indexes. With
+        `warm_at` (the moment on screen), each state carries the line stamps around it, so
+        the first screen after the adoption parses none on the caller's thread."""
         first = {f: k for k, f in enumerate(order or ())}
         todo = sorted(self.pending, key=lambda f: (first.get(f, len(first)), f))
         counters, self._counters = self._counters, None
@@ -333,7 +339,9 @@ class Workspace:
 
             try:
                 futures = {counters.pool.submit(_count_job, (f, self.files[f].path, self.indexes[f].year_hint,
-                                                             self.pending[f])) for f in todo}
+                                                             self.pending[f], warm_at)) for f in todo}
+                if warm_at is not None:  # while they count: the counted files around that moment
+                    self._warm_counted(warm_at, cancelled)
                 while futures:
                     finished, futures = wait(futures, timeout=0.05, return_when=FIRST_COMPLETED)
                     for fut in finished:
@@ -353,11 +361,24 @@ class Workspace:
             if cancelled is not None and cancelled():
                 return
             try:
-                state, _ = _count_file(f, self.files[f].path, self.indexes[f].year_hint, self.pending[f])
+                state, _ = _count_file(f, self.files[f].path, self.indexes[f].year_hint, self.pending[f],
+                                       warm_at=warm_at)
             except UnreadableFile as exc:
                 yield f, None, str(exc)
                 continue
             yield f, state, None
+
+    def _warm_counted(self, t: int, cancelled: Callable[[], bool] | None) -> None:
+        """Line stamps around moment t in the files already counted: once the count joins,
+        a merged window at t takes the keys of ~1000 lines per file there (core.window)."""
+        for f, idx in enumerate(self.indexes):
+            if cancelled is not None and cancelled():
+                return
+            if f not in self.pending and idx.line_count and not self.times.is_console(f):
+                try:
+                    idx.warm_times(t)
+                except UnreadableFile:  # said where the file is read for the screen
+                    pass
 
     def pending_near(self, t: int | None) -> list[int]:
         """The pending files, those whose lines span moment `t` first, then the nearest: what

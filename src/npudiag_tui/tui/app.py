@@ -133,6 +133,7 @@ class NpuDiagApp(App[int]):
         self.diagnosis_error: str | None = None
         self.phase = Phase.INDEXING
         self._after_count: tuple[bool, bool] | None = None  # background work waiting for the count
+        self._recount: list[tuple[str, tuple[int, int] | None]] = []  # panes whose cursor follows the count
         self.merged_mode = False
         self.cascade_index = -1
         self.candidate_index = -1
@@ -303,8 +304,16 @@ class NpuDiagApp(App[int]):
                 view.set_source(Timeline(self.ws, []), keep=True)
                 view.set_status("building…")
             else:
-                view.set_source(self._whole_files(self.pane_files(key)), keep=True)
+                self._show_source(view, self._whole_files(self.pane_files(key)))
                 view.set_status("" if self.indexed else "indexing…")
+
+    @staticmethod
+    def _show_source(view: LogView, timeline: "Timeline | WindowTimeline") -> None:
+        """Show `timeline` unless the pane already serves that very order: re-sourcing a
+        merged window after the count and again when the background build hands it over
+        worked out every pane's cursor, pages and block stamps twice more on the UI thread."""
+        if not (isinstance(view.timeline, WindowTimeline) and view.timeline.same_order(timeline)):
+            view.set_source(timeline, keep=True)
 
     def _whole_files(self, fids: list[int]) -> "Timeline | WindowTimeline":
         return views.whole_files(self.ws, fids, self.indexed)
@@ -450,18 +459,20 @@ class NpuDiagApp(App[int]):
         self.post_message(ready)
         if self.ws.pending:
             anchor = ready.diagnosis.anchor if ready.diagnosis is not None else None
-            self.count_lines(self.ws.pending_near(anchor.time if anchor is not None else None))
+            moment = anchor.time if anchor is not None else None
+            self.count_lines(self.ws.pending_near(moment), moment)
 
     @work(thread=True, exclusive=True, group="count", exit_on_error=False, name="count")
-    def count_lines(self, order: list[int]) -> None:
+    def count_lines(self, order: list[int], moment: int | None = None) -> None:
         """Count the newlines the scan-first pass left (core.workspace.count_pending), the files
         around the anchor first. The UI thread adopts the counts (LinesCounted) once, at the
         end: an adoption moves every pane's cursor (a merged page or two each), and two of them
-        made the keys pressed meanwhile wait (bench/README.md); progress meanwhile."""
+        made the keys pressed meanwhile wait (bench/README.md); progress meanwhile. The counts
+        carry the line stamps around `moment` (the anchor's), which the panes read first."""
         worker = get_current_worker()
         total = sum(self.ws.pending.values())
         done, batch, last = 0, [], time.monotonic()
-        for fid, state, error in self.ws.count_pending(order, lambda: worker.is_cancelled):
+        for fid, state, error in self.ws.count_pending(order, lambda: worker.is_cancelled, moment):
             batch.append((fid, state, error))
             done += state.size if state is not None else 0
             if time.monotonic() - last > 0.3:
@@ -674,14 +685,14 @@ class NpuDiagApp(App[int]):
             self.phase = Phase.READY
             self._take_ws_problems()
         if message.counted:  # whole-file sources read the counts as they come: only the cursors move
-            for pane, ref in places.items():
-                view = self.view(pane)
-                view.clear_caches()
-                view.invalidate_marks()  # their positions moved
-                view.refresh_count()
-                pos = view.position_of(*ref) if ref is not None else None
-                if pos is not None:
-                    view.set_cursor(pos, center=True)
+            counted = {fid for fid, _, _ in message.counted}
+            moved = [(p, ref) for p, ref in places.items() if counted & set(self.pane_files(p))]
+            self._recount = [m for m in moved if not self.view(m[0]).display] + \
+                [m for m in self._recount if m[0] not in dict(moved)]
+            for pane, ref in moved:  # the panes on screen now: a later frame would paint them
+                if self.view(pane).display:  # from the new counts at their old rows first
+                    self._follow_line(pane, ref)
+            self._follow_count()
         try:
             bar = self.query_one(StatusBar)
         except NoMatches:
@@ -694,6 +705,27 @@ class NpuDiagApp(App[int]):
         else:
             bar.set_progress(message.done, max(message.total, 1), Phase.COUNTING.value)
         self._update_status()
+
+    @while_running
+    def _follow_count(self) -> None:
+        """The hidden panes, one a frame: each has its rows worked out again from the counts
+        and its cursor kept on the same line. With the panes on screen in one handler, that
+        held a key pressed meanwhile for all of them (bench/README.md)."""
+        if not self._recount:
+            return
+        self._follow_line(*self._recount.pop(0))
+        if self._recount:
+            self.call_after_refresh(self._follow_count)
+
+    def _follow_line(self, pane: str, ref: tuple[int, int] | None) -> None:
+        """The pane's rows from the counts now, its cursor on line `ref` again."""
+        view = self.view(pane)
+        view.clear_caches()
+        view.invalidate_marks()  # their positions moved
+        view.refresh_count()
+        pos = view.position_of(*ref) if ref is not None else None
+        if pos is not None:
+            view.set_cursor(pos, center=True)
 
     def _places(self, panes: list[str]) -> dict[str, tuple[int, int] | None]:
         """The line under each whole-file pane's cursor (the panes a new source is due for)."""
@@ -756,7 +788,7 @@ class NpuDiagApp(App[int]):
             return
         self._pending_sources = max(self._pending_sources - 1, 0)
         view = self.view(message.pane)
-        view.set_source(message.timeline, keep=True)
+        self._show_source(view, message.timeline)
         view.set_status("")
         grown = {f for f in message.timeline.file_ids if f in message.timeline.scanned
                  and self.ws.indexes[f].line_count > message.timeline.scanned[f]}

@@ -113,3 +113,26 @@ def test_counts_carry_the_line_stamps_around_a_moment_and_change_nothing(paralle
         n = full.indexes[fid].line_count
         assert [ws.indexes[fid].own_time(i) for i in range(n)] == [full.indexes[fid].own_time(i) for i in range(n)]
     ws.close()
+
+
+def test_counted_files_come_with_every_block_first_stamp_worked_out(parallel):
+    """The counts (before the diagnosis and after it) work out each block's first stamp while
+    the chunks are in memory: a merged window bisects them all at once, on the interface's
+    thread otherwise (one read per block). The stamps are those read lazily."""
+    from npudiag_tui.core.index import UNKNOWN_TIME, FileIndex
+
+    ws = Workspace.open([str(FIXTURE)])
+    ws.index_first()
+    counted = [f for f in range(len(ws.indexes)) if f not in ws.pending and ws.indexes[f].line_count]
+    for fid, state, error in ws.count_pending():
+        ws.adopt_count(fid, state, error)
+        counted.append(fid)
+    counted = [f for f in counted if not ws.times.is_console(f)]  # read whole by the pass, not counted
+    assert len(counted) > 1
+    for fid in counted:
+        idx = ws.indexes[fid]
+        assert UNKNOWN_TIME not in idx.block_time
+        lazy = FileIndex(idx.path)
+        lazy.extend()
+        assert list(idx.block_time) == [lazy.block_first_time(k) for k in range(len(lazy.block_time))]
+    ws.close()

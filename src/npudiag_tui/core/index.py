@@ -201,6 +201,9 @@ class FileIndex:
         self.last_time: int = -1  # last own stamp seen while indexing
         self.first_time: int = -1
         self.uncounted = 0  # bytes scanned but not counted yet (core.workspace's scan-first pass)
+        # work out each block's first stamp during the pass, from the chunk in memory (a count
+        # off the UI's process sets it: the merged windows bisect these stamps)
+        self.stamp_blocks = False
         self.closed = False  # followed live: deleted or rotated away
         self.live = False  # followed live: tolerate a file that shrank before the tail saw it
         self._reader: _PathReader = _PathReader()
@@ -493,7 +496,7 @@ class FileIndex:
             counted += data.count(b"\n", counted_to, rel)
             counted_to = rel
             self.nl_before.append(counted)
-            self.block_time.append(UNKNOWN_TIME)  # parsed on first use (block_first_time)
+            self.block_time.append(self._block_stamp_in(data, rel, n, k) if self.stamp_blocks else UNKNOWN_TIME)
             k += 1
         self._note_stamps(data, n)
         # indexed first: a reader that sees the new line count must see the bytes that hold it
@@ -721,6 +724,18 @@ class FileIndex:
                 break
         return None, True
 
+    def _block_stamp_in(self, data: bytes, rel: int, n: int, k: int) -> int:
+        """`block_first_time` of block k from the chunk in memory when the chunk holds all
+        that it reads (else left to it: UNKNOWN_TIME): no second read of the block."""
+        end = rel + BLOCK + 4096
+        if end > n:
+            return UNKNOWN_TIME
+        first = rel
+        if k > 0:
+            nl = data.find(b"\n", rel, rel + BLOCK)
+            first = end if nl < 0 else nl + 1
+        return self._first_stamp(data, first, end) if first < end else -1
+
     def block_first_time(self, k: int) -> int:
         """First own stamp of a line starting in block k (-1 = none), worked out on first use."""
         t = self.block_time[k]
@@ -737,11 +752,12 @@ class FileIndex:
 
     def warm_times(self, t: int) -> None:
         """Work out the line stamps of the blocks around moment t, what a merged window at t
-        reads first (core.window). A count in a worker process does it for the anchor's
-        moment, so the interface does not parse them when it adopts the count."""
+        reads first (core.window), and of the last block (`G`). A count in a worker process
+        does it for the anchor's moment, so the interface does not parse them when it adopts
+        the count or jumps to the end."""
         bts = [bt if bt >= 0 else 1 << 62 for bt in map(self.block_first_time, range(len(self.block_time)))]
         k = bisect_left(bts, t)
-        for b in range(max(k - 2, 0), min(k + 2, len(bts))):
+        for b in sorted({*range(max(k - 2, 0), min(k + 2, len(bts))), len(bts) - 1} - {-1}):
             self._block_times(b)
 
     def _probe_time(self, k: int) -> tuple[int, int]:

@@ -122,6 +122,7 @@ def _count_file(file_id: int, path: str, year: int | None, limit: int,
     and turn the byte offsets of `hits` (in file order) into line numbers on the way. With
     `warm_at`, the state carries the line stamps of the blocks around that moment."""
     idx = FileIndex(path, file_id, path, year_hint=year)
+    idx.stamp_blocks = True  # what a merged window bisects, while the chunks are in memory
     todo = hits or []
     k = 0
 
@@ -133,9 +134,8 @@ def _count_file(file_id: int, path: str, year: int | None, limit: int,
             k += 1
 
     idx.extend(on_chunk=number if todo else None, limit=limit)
-    if hits is None:  # off the way to the first screen: the blocks' first stamps too, which a
-        for b in range(len(idx.block_time)):  # merged window bisects (lazy otherwise)
-            idx.block_first_time(b)
+    for b in range(len(idx.block_time)):  # the blocks' first stamps that the chunks did not
+        idx.block_first_time(b)  # hold whole (a merged window bisects them all at once)
     if warm_at is not None:
         idx.warm_times(warm_at)
     return idx.state(line_times=warm_at is not None), todo[:k]  # hits past a file that shrank meanwhile are gone with it

@@ -104,8 +104,13 @@ def test_counts_carry_the_line_stamps_around_a_moment_and_change_nothing(paralle
     ws = Workspace.open([str(FIXTURE)])
     ws.index_first()
     moment = ws.diagnose().anchor.time
+    hit_files = [f for f in range(len(ws.indexes)) if f not in ws.pending and ws.indexes[f].line_count
+                 and not ws.times.is_console(f)]
     got = list(ws.count_pending(ws.pending_near(moment), warm_at=moment))
     assert got and all(state is not None and state.line_times for _, state, _ in got)
+    assert hit_files  # counted before the diagnosis: their stamps around the moment came from the workers too
+    for f in hit_files:
+        assert ws.indexes[f].state(line_times=True).line_times
     for fid, state, error in got:
         ws.adopt_count(fid, state, error)
     assert _state(ws) == _state(full)

@@ -226,8 +226,13 @@ class FileIndex:
         self.size, self.inode, self.first_time, self.last_time = st.size, st.inode, st.first_time, st.last_time
         self.uncounted = 0
         self._clear_caches()
-        with self._cache_lock:  # each entry names the line end it was worked out for (_cached)
-            self._times.update(st.line_times)
+        self.take_line_times(st.line_times)
+
+    def take_line_times(self, line_times: dict[int, tuple[int, array]]) -> None:
+        """Line stamps worked out elsewhere for this same state (`state(line_times=True)`);
+        each entry names the line end it holds, so one for other counts is never served."""
+        with self._cache_lock:
+            self._times.update(line_times)
 
     def _clear_caches(self, from_block: int = 0) -> None:
         with self._cache_lock:
@@ -757,7 +762,7 @@ class FileIndex:
         the count or jumps to the end."""
         bts = [bt if bt >= 0 else 1 << 62 for bt in map(self.block_first_time, range(len(self.block_time)))]
         k = bisect_left(bts, t)
-        for b in sorted({*range(max(k - 2, 0), min(k + 2, len(bts))), len(bts) - 1} - {-1}):
+        for b in sorted({*range(max(k - 3, 0), min(k + 3, len(bts))), len(bts) - 1} - {-1}):
             self._block_times(b)
 
     def _probe_time(self, k: int) -> tuple[int, int]:

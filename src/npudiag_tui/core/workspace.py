@@ -144,11 +144,9 @@ def _count_file(file_id: int, path: str, year: int | None, limit: int,
 _COUNT_NICE = 10  # a count runs beside the interface: keys first (bench/README.md)
 
 
-def _count_job(job: tuple[int, str, int | None, int, int | None]) -> _FileResult:
-    """Worker-process half of `Workspace.count_pending`: one file's newline count. The count
-    comes after the anchored screen, while the user reads and types: the worker lowers its
-    priority first (once; nothing after the count needs it), so the interface's process is
-    not left a third of the two cores by the two counting workers."""
+def _nice_once() -> None:
+    """Lower this worker's priority, once: what it does after the anchored screen runs while
+    the user reads and types (bench/README.md)."""
     global _COUNT_NICE
     if _COUNT_NICE:
         try:
@@ -156,6 +154,28 @@ def _count_job(job: tuple[int, str, int | None, int, int | None]) -> _FileResult
         except (OSError, AttributeError):
             pass
         _COUNT_NICE = 0
+
+
+def _warm_job(job: tuple[int, str, int | None, IndexState, int]) -> tuple[int, dict]:
+    """Worker-process half of `count_pending(warm_at=t)` for a file counted before: the line
+    stamps of its blocks around t (`FileIndex.warm_times`), {} when it cannot be read."""
+    _nice_once()
+    file_id, path, year, state, t = job
+    idx = FileIndex(path, file_id, path, year_hint=year)
+    idx.adopt_state(state)
+    try:
+        idx.warm_times(t)
+    except UnreadableFile:  # said where the file is read for the screen
+        return file_id, {}
+    return file_id, idx.state(line_times=True).line_times
+
+
+def _count_job(job: tuple[int, str, int | None, int, int | None]) -> _FileResult:
+    """Worker-process half of `Workspace.count_pending`: one file's newline count. The count
+    comes after the anchored screen, while the user reads and types: the worker lowers its
+    priority first (once; nothing after the count needs it), so the interface's process is
+    not left a third of the two cores by the two counting workers."""
+    _nice_once()
     file_id, path, year, limit, warm_at = job
     try:
         state, _ = _count_file(file_id, path, year, limit, warm_at=warm_at)
@@ -340,12 +360,17 @@ class Workspace:
             try:
                 futures = {counters.pool.submit(_count_job, (f, self.files[f].path, self.indexes[f].year_hint,
                                                              self.pending[f], warm_at)) for f in todo}
-                if warm_at is not None:  # while they count: the counted files around that moment
-                    self._warm_counted(warm_at, cancelled)
+                if warm_at is not None:  # the counted files around that moment, in the workers too
+                    futures |= {counters.pool.submit(_warm_job, (f, self.files[f].path, self.indexes[f].year_hint,
+                                                                 self.indexes[f].state(), warm_at))
+                                for f in self._warmable()}
                 while futures:
                     finished, futures = wait(futures, timeout=0.05, return_when=FIRST_COMPLETED)
                     for fut in finished:
                         got = fut.result()
+                        if not isinstance(got, _FileResult):  # a _warm_job's stamps: cached, nothing to adopt
+                            self.indexes[got[0]].take_line_times(got[1])
+                            continue
                         done.add(got.file_id)
                         yield got.file_id, got.state, got.error
                     if cancelled is not None and cancelled():
@@ -368,17 +393,12 @@ class Workspace:
                 continue
             yield f, state, None
 
-    def _warm_counted(self, t: int, cancelled: Callable[[], bool] | None) -> None:
-        """Line stamps around moment t in the files already counted: once the count joins,
-        a merged window at t takes the keys of ~1000 lines per file there (core.window)."""
-        for f, idx in enumerate(self.indexes):
-            if cancelled is not None and cancelled():
-                return
-            if f not in self.pending and idx.line_count and not self.times.is_console(f):
-                try:
-                    idx.warm_times(t)
-                except UnreadableFile:  # said where the file is read for the screen
-                    pass
+    def _warmable(self) -> list[int]:
+        """The counted plog/device files: once the count joins, a merged window at the anchor's
+        moment takes the keys of ~1000 lines per file there (core.window); `_warm_job` parses
+        them in a worker process instead of the interface's."""
+        return [f for f, idx in enumerate(self.indexes)
+                if f not in self.pending and idx.line_count and not self.times.is_console(f)]
 
     def pending_near(self, t: int | None) -> list[int]:
         """The pending files, those whose lines span moment `t` first, then the nearest: what

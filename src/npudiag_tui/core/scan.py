@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
-from npudiag_tui.core.formats.codes import CODE_PATTERN
+from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN
 from npudiag_tui.core.formats.console import clean, strip_prefixes
 from npudiag_tui.core.model import Stream
 
@@ -51,7 +51,7 @@ _CONSOLE_KEYS = (
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # a call that prints its own aclError result and no error word (`RegisterAscendBinary aiv ret
 # 107000`); the literal head lets the engine skip to each "ret"
-_CONSOLE_RESULT = re.compile(r"ret(?:Code)?[ =:]+[1-5]\d{5}(?!\d|\.\d)")
+_CONSOLE_RESULT = CALL_RESULT_RE
 # an exception printed with an empty first line: its message is the lines after it, which may
 # hold no error word at all (`MLIRCompilationError: ` then a tool's own complaint)
 _EMPTY_MESSAGE = re.compile(r"(?:Error|Exception|[Ff]ailed(?: to [\w ]{1,60})?):[ \t]*\r?\n")

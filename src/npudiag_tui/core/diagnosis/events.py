@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from npudiag_tui.core.formats import console as C
-from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code, numeric_codes, string_codes
+from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, is_inner_code, numeric_codes, string_codes
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
 from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
@@ -308,13 +308,12 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
 
 
 # a call that prints its own result: `RegisterAscendBinary aiv ret 107000`, `rtMalloc ret=207001`
-_CALL_RESULT = re.compile(r"\bret(?:Code)?\s*[=:]?\s*([1-5]\d{5})(?!\d|\.\d)")
 
 
 def _failed_call_result(text: str) -> int | None:
     """A call's printed result that is a known aclError or aclnn status: only failures have one,
     so the line reports a failure whatever words (or none) it uses."""
-    m = _CALL_RESULT.search(text)
+    m = CALL_RESULT_RE.search(text)
     if m is None:
         return None
     value = int(m.group(1))

@@ -20,6 +20,9 @@ ACL_RE = re.compile(
     r"([1-5]\d{5})(?!\d|\.\d)"  # a sentence may end right after the number; a version may not
 )
 ACLNN_RE = re.compile(r"errno\[(\d{6})\]")
+# a call that prints its own result, with or without words around it (`RegisterAscendBinary aiv
+# ret 107000`, `Register mem ret:207000.`): the one grammar the scan and the engine read it by
+CALL_RESULT_RE = re.compile(r"ret(?:Code)?[ =:]+([1-5]\d{5})(?!\d|\.\d)")
 HCCL_RE = re.compile(r"(?:hcclRet -> |HCCL function error: .*?, error code is )(\d{1,4})(?!\d)")
 HCCL_RET_RE = re.compile(r"\b(?:ret|return)\[(\d{1,4})\]")
 

@@ -33,6 +33,7 @@ from enum import Enum
 from typing import Callable, Sequence
 
 from npudiag_tui.core.formats import console as C
+from npudiag_tui.core.formats.timestamps import EPOCH_MARK as _EPOCH_TEXT
 from npudiag_tui.core.index import FileIndex, UnreadableFile, decode
 from npudiag_tui.core.model import Source, Stream
 
@@ -67,8 +68,7 @@ COARSE_US = 1_000_000
 """The coarsest stamp resolution in console output: c10 and Python loggers print whole seconds."""
 
 
-EPOCH_MARK = b"received at time="
-"""Crash headers (abseil, Ray, glog's failure signal handler) stamp in seconds since the epoch: UTC."""
+EPOCH_MARK = _EPOCH_TEXT.encode()  # crash headers stamp in seconds since the epoch: UTC
 _ZONE_STEP = 15 * 60 * 1_000_000
 _ZONE_LOOK = 2000  # lines searched either way for a local stamp to compare with
 

@@ -15,7 +15,7 @@ from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, is_inner_code, numeric_codes, string_codes
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
-from npudiag_tui.core.formats.timestamps import find_stamp, ts6_to_us
+from npudiag_tui.core.formats.timestamps import EPOCH_MARK, find_stamp, ts6_to_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
 from npudiag_tui.core.registry import lookup_numeric
@@ -622,7 +622,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     if not contiguous and not indented:
         open_block = None
     own = _own_time(text, year_hint)
-    if own is not None and "received at time=" in text:
+    if own is not None and EPOCH_MARK in text:
         own = times.line_time(ref.file_id, ref.line, offset=False).us  # a UTC epoch stamp, on the local clock
     # a line of an open block's TraceBack was recorded with the block: a logger prefix on it
     # only says when the whole block was printed (often a second later, to the second)

@@ -80,7 +80,9 @@ _C10 = re.compile(r"\[?[WEIF](\d{3,4}) (\d\d):(\d\d):(\d\d)\.(\d{1,9})")
 # glog prints the month and day zero-padded (or the full date), then wall-clock µs, the thread id
 # and the source: `E0419 16:59:47.826553 19842 client.cpp:1521]`, `I20241122 10:02:56.407680 2814… F.cpp:339]`
 _GLOG = re.compile(r"(?<![\w.])[IWEF](?:(\d{4})(\d\d)(\d\d)|(\d\d)(\d\d)) (\d\d):(\d\d):(\d\d)\.(\d{6}) +\d+ [\w./+-]+:\d+\]")
-_EPOCH = re.compile(r"received at time=(\d{9,11})")
+EPOCH_MARK = "received at time="
+"""What a crash header's epoch stamp follows (abseil, Ray, glog's failure handler): seconds, UTC."""
+_EPOCH = re.compile(EPOCH_MARK + r"(\d{9,11})")
 _NAME = re.compile(r"_(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)(\d{3})\.log")
 
 

@@ -145,6 +145,19 @@ async def test_search_and_hits(tree):
         assert hit and all(bg is not None and bg not in rest for bg in hit)
 
 
+async def test_keys_typed_right_after_slash_go_to_the_search_box(tree):
+    """`/error` typed in one burst while the app is busy: the box must hold the focus as soon as
+    `/` is handled, or the queued letters reach the pane (`e` walks to an error, `r` opens ranks)."""
+    from textual.widgets import Input
+
+    app = new_app(tree)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        await focus_pane(pilot, "device")
+        app.action_search()  # what `/` runs; no await: the letters of the burst come next
+        assert app.focused is app.query_one("#search", Input)
+
+
 async def test_filters_combine_and_clear(tree):
     from npudiag_tui.tui.screens.filter import FilterSpec
 

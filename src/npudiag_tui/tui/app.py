@@ -1182,7 +1182,8 @@ class NpuDiagApp(App[int]):
         box = self.query_one("#search", Input)
         box.display = True
         box.value = self.search_term
-        box.focus()
+        # now, not after the queue (`focus()` defers): keys typed right after `/` are the term's
+        self.set_focus(box)
 
     def action_close_search(self) -> None:
         """Escape: closes the search box, else stops a search still running."""

@@ -49,9 +49,6 @@ _CONSOLE_KEYS = (
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
-# a call that prints its own aclError result and no error word (`RegisterAscendBinary aiv ret
-# 107000`); the literal head lets the engine skip to each "ret"
-_CONSOLE_RESULT = CALL_RESULT_RE
 # an exception printed with an empty first line: its message is the lines after it, which may
 # hold no error word at all (`MLIRCompilationError: ` then a tool's own complaint)
 _EMPTY_MESSAGE = re.compile(r"(?:Error|Exception|[Ff]ailed(?: to [\w ]{1,60})?):[ \t]*\r?\n")
@@ -74,7 +71,7 @@ def _as_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
 _KEYS_B = tuple(k.encode("ascii") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
 _CODE_B = _as_bytes(_CONSOLE_CODE)
-_RESULT_B = _as_bytes(_CONSOLE_RESULT)
+_RESULT_B = _as_bytes(CALL_RESULT_RE)  # a call's own aclError result, no error word needed
 _EMPTY_MESSAGE_B = _as_bytes(_EMPTY_MESSAGE)
 _FRAME_B = _as_bytes(_CONSOLE_FRAME)
 _FRAME_FIRST_B = re.compile(_CONSOLE_FRAME.pattern[2:].encode("ascii"))  # without its "\n", at offset 0

@@ -607,8 +607,8 @@ class NpuDiagApp(App[int]):
         for v in self.views():
             v.invalidate_marks()
             v.refresh_count()
-        # the diagnosis comes next and puts the cursors on the anchor: finding the line each
-        # stand-in showed in the merged windows first was 0.15 s on the way there (1 GB)
+        # the diagnosis comes next and puts the cursors on the anchor: re-finding the line each
+        # stand-in showed would be work thrown away
         self._apply_standin_sources(keep=not self._pending_anchor_jump)
         self._update_pane_visibility()
         self.query_one(SidePanel).show_pending("Diagnosing…")  # the index worker diagnoses next

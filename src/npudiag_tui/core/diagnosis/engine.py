@@ -125,7 +125,7 @@ def _finish_events(ws: Inputs, events: list[ErrorEvent]) -> list[ErrorEvent]:
 
 _CATEGORIES: dict[tuple, str] = {}
 """classify() answers by the event's whole content: a live re-diagnosis meets the same events
-again (an error storm's 20,000 lines cost 2.7 s to classify each time)."""
+again, and classifying a storm's lines each time cost seconds (bench/README.md)."""
 
 
 def _classify(ev: ErrorEvent) -> str:

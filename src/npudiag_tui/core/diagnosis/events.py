@@ -206,8 +206,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return _plog_kind(p, level), level, info
 
     stripped = text.strip()
-    if not stripped or not _message_line(stripped + "."):
-        # nothing but rules and bracketed tags (`///-----[ERROR][Triton][BEG]-----`): a frame
+    if not stripped or _is_frame(stripped):
         return K.CONTEXT, Level.NONE, info
     if C.BANNER_PAYLOAD.search(stripped):  # a banner stays a banner whatever wraps it
         return K.WRAPPER, Level.ERROR, info
@@ -508,13 +507,18 @@ _INTRODUCES = re.compile(r":\s*$")
 _BRACKETED = re.compile(r"\[[^\]]{0,80}\]")
 
 
+def _is_frame(text: str) -> bool:
+    """Nothing but rules and bracketed tags (`///-----[ERROR][Triton][BEG]-----`)."""
+    return not any(ch.isalnum() for ch in _BRACKETED.sub("", text))
+
+
 def _message_line(text: str) -> bool:
     """Words of a message, not a frame or a bare header: a header that ends in a colon introduces
     what follows unless it already says something of its own before that colon (a chain of causes
     `enable node device-share: npu-smi set …: exit status 203:` is a message)."""
-    body = _BRACKETED.sub("", text).strip()
-    if not any(ch.isalnum() for ch in body):
+    if _is_frame(text):
         return False
+    body = _BRACKETED.sub("", text).strip()
     return not _INTRODUCES.search(body) or ": " in body.rstrip(": \t")
 
 

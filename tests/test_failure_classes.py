@@ -718,7 +718,7 @@ def test_an_exception_with_an_empty_first_line_is_explained_by_the_message_under
         "///------------------[ERROR][Triton][END]------------------\n"
         "[2026-01-04 01:51:58] Received sigquit from a child process. It usually means the child failed.\n"})
     assert "Cannot find option named 'Ascend910Z9'" in anchor_text(ws, d)
-    assert d.category == "compile"
+    assert d.category == "environment"  # the compiler does not know the chip: a toolchain mismatch
 
 
 def test_lookalike_an_exception_with_its_message_on_its_line_keeps_it(tmp_path):
@@ -1113,3 +1113,80 @@ def test_torch_npu_error_modules_route_their_event(tmp_path):
         "[FUNC:ConstructIoEquivalent][FILE:single_op.cc][LINE:100]\n"})
     assert "does not have peer" in anchor_text(ws, d)
     assert d.category == "operator"
+
+
+def test_a_caller_printing_a_runtime_status_relays_the_runtimes_own_failure(tmp_path):
+    """A non-runtime module's `fail. ret = 5xxxxx` and torch_npu's `[PTA]:` plog lines restate a
+    runtime call that failed inside; the runtime's (driver's) line says why."""
+    text = (plog("ERROR", "APP", 52, "09:59:57.000.100", '[log_inner.cpp:77]52 device_count:41: "[PTA]:"get device '
+                 'count of NPU failed""')
+            + plog("ERROR", "DVPP", 52, "10:00:00.000.100", "[Platform.cpp:37][DVPP] [GetVersion:37] get device num "
+                   "fail. ret = 507899")
+            + plog("ERROR", "RUNTIME", 52, "10:00:00.000.200", "[driver.cc:64]52 GetDeviceCount:Call drvGetDevNum, "
+                   "drvRetCode=87.")
+            + plog("ERROR", "RUNTIME", 52, "10:00:00.000.300", "[api_c_device.cc:28]52 rtGetDeviceCount:ErrCode=507899, "
+                   "desc=[driver error:internal error], InnerCode=0x7020010"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-52_20260311100000000.log": text})
+    assert "drvGetDevNum, drvRetCode=87" in anchor_text(ws, d)
+
+
+def test_lookalike_a_callers_own_resource_status_is_its_failure(tmp_path):
+    """A 2xxxxx result is the call's own failure (a resource), not a relay of the runtime."""
+    text = (plog("ERROR", "DVPP", 52, "10:00:00.000.100", "[Platform.cpp:37][DVPP] [Alloc:37] malloc device buffer "
+                 "fail. ret = 207001")
+            + plog("ERROR", "RUNTIME", 52, "10:00:00.000.300", "[api_c.cc:28]52 rtFree:ErrCode=107003, "
+                   "desc=[invalid value]"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-52_20260311100000000.log": text})
+    assert "ret = 207001" in anchor_text(ws, d)
+
+
+def test_an_empty_exception_under_a_worker_logger_takes_its_message_from_the_next_lines(tmp_path):
+    pre = "(EngineCore_DP0 pid=9) ERROR 03-11 10:00:00 [core.py:700] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        pre + "    raise KernelBuildError(stage, detail)\n"
+        + pre + "kernels.errors.KernelBuildError: \n"
+        + pre + "[LowerToBinary] encounters error:\n"
+        + pre + "kc-compile: for the --arch option: Cannot find option named 'npu9000'!\n"})
+    assert "Cannot find option named" in anchor_text(ws, d)
+    assert d.category == "environment"  # the toolchain does not know this chip
+
+
+def test_lookalike_a_worker_line_under_another_level_is_not_the_exceptions_message(tmp_path):
+    pre = "(EngineCore_DP0 pid=9) {} 03-11 10:00:00 [core.py:700] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        pre.format("ERROR") + "kernels.errors.KernelBuildError: \n"
+        + pre.format("INFO") + "retrying the build with a smaller tile\n"})
+    assert "KernelBuildError" in anchor_text(ws, d)
+
+
+def test_routes_an_unsupported_model_and_a_peer_that_never_answered(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "[2026-03-11 10:00:00.100] [7] [llm] [ERROR] [deploy.cpp:10] Failed to load tokenizer with exception: "
+        "NotImplementedError: unsupported model type: foo_moe\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"decode.log":
+        "E20260311 10:00:00.100000 4242 kv_transport.cpp:1107] Connect timeout to: 10.0.0.2:20033, you can "
+        "increase the timeout duration\n"})
+    assert d.category == "communication"
+
+
+def test_lookalike_a_supported_model_note_and_a_store_timeout_route_elsewhere(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[E311 10:00:00.1 socket.cpp:900] [c10d] The client socket has timed out after 600s while trying to "
+        "connect to (10.0.0.2, 29500).\n"})
+    assert d.category == "environment"  # the rendezvous store, not a device link
+    ws, d = diagnose(tmp_path / "b", {"serve.log":
+        "ERROR 03-11 10:00:00 [worker.py:10] model type foo is supported, but out of memory while loading weights\n"})
+    assert d.category == "memory"
+
+
+def test_mindspore_task_exception_dump_is_a_device_failure(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[ERROR] DEVICE(77,ffff,python):2026-03-11-10:00:00.100.000 [mindspore/ccsrc/ascend_kernel_runtime.cc:761] "
+        "DumpTaskExceptionInfo] Task fail infos task_id: 2, stream_id: 45, tid: 77, device_id: 0, retcode: 507011 "
+        "( model execute failed)\n"})
+    assert d.category == "device"
+    ws, d = diagnose(tmp_path / "b", {"train.log":
+        "[ERROR] DEVICE(77,ffff,python):2026-03-11-10:00:00.100.000 [mindspore/ccsrc/ascend_stream.cc:61] "
+        "SyncStream] Sync stream failed, stream id: 45\n"})
+    assert d.category == "stream_event"

@@ -53,12 +53,19 @@ _ENV_TEXT = re.compile(
     # the container runtime could not set the container up (the Ascend hook mounts the driver's files)
     r"prestart hook|OCI runtime|runc create failed|failed to (?:set ?up|create) (?:the )?container|"
     r"\bnpu-smi\b.{0,160}(?:exit status \d|failed|[Ee]rror)|"  # the driver's own tool refused
+    # a tool that does not know a value it was given (LLVM's `bishengir-compile: for the --target
+    # option: Cannot find option named 'X'!`): the installed toolchain does not support this chip
+    r"for the -{1,2}[\w-]+ option: (?:Cannot find option named|[Uu]nknown|[Ii]nvalid)|"
+    # an inference engine whose installed release has no implementation of the model asked for
+    r"[Uu]nsupported model (?:type|arch\w*)|[Mm]odel (?:type|architectures?) .{0,120}\b(?:is|are) not supported|"
     + SO_LOAD_FAILED
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
     r"(?i:\bAI ?Core\b|\bAI ?CPU\b|\bAIV\b|\baivec\b|vector core)|"
-    r"device-side assert|illegal memory access|errorStr|core id is|ub address"
+    r"device-side assert|illegal memory access|errorStr|core id is|ub address|"
+    # MindSpore's dump of the runtime's task-exception report: a task failed on the device
+    r"Task fail infos|DumpTaskExceptionInfo"
 )
 _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
                        r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool|[Nn]ot enough (?:device )?memory|"
@@ -79,7 +86,8 @@ _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
     r"CommInit\w*|[Cc]ollective|\brank ?[Ss]ize\b|"
-    r"[Ff]ailed to connect to (?:the )?(?:target|peer|remote|segment)\b"  # a device-to-device link (KV transfer)
+    r"[Ff]ailed to connect to (?:the )?(?:target|peer|remote|segment)\b|"  # a device-to-device link (KV transfer)
+    r"[Cc]onnect(?:ion)? (?:timeout|timed out) to\b"  # a peer that never answered the link's set-up
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")

@@ -155,7 +155,7 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.DEVICE_EXC  # joins the record above it and names its cause
     if _EXEC_TIMEOUT.search(msg):
         return K.DEVICE_EXC
-    if _RELAY.search(msg):
+    if _RELAY.search(msg) or _relays_runtime(p):
         return K.RELAY
     if _TIMEOUT.search(msg):
         return K.TIMEOUT
@@ -166,6 +166,23 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     if _DRIVER.search(msg):
         return K.DRIVER
     return K.PLOG
+
+
+# the modules that own a runtime failure; any other module printing a runtime status is its caller
+_RUNTIME_MODULES = frozenset({"RUNTIME", "DRV", "HAL", "DEVMM", "TSCH"})
+
+
+def _relays_runtime(p: PlogLine) -> bool:
+    """A line that restates a failure the runtime or driver already logged. torch_npu's own plog
+    lines (APP module, `[PTA]:`) report what a CANN call returned to it; another module's line
+    that prints a call's 5xxxxx result (`get device num fail. ret = 507899`) is the caller of a
+    runtime call that failed inside, where the runtime's lines say why."""
+    if p.module == "APP" and '"[PTA]:' in p.message and not C.parse_device_exception(p.message):
+        return True
+    if p.module in _RUNTIME_MODULES or string_codes(p.message):
+        return False
+    result = _failed_call_result(p.message)
+    return result is not None and result >= 500_000
 
 
 _ERROR_WORDS = re.compile(r"(?i:error|fail|exception|abort|fatal|timeout|timed out|invalid)|ERR\d|\bE[0-9A-Z]\d{4}\b")
@@ -402,6 +419,7 @@ class EventBuilder:
                     events.append(ev)
                     if _introduces_its_message(ev, text):
                         state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
+                        state.message_level = pre.level
         self.fed += len(hits)
         if hits:
             self.last_hit = hits[-1]
@@ -478,6 +496,7 @@ class _Channel:
     last_line: LineRef = LineRef(-1, -10)
     message_of: ErrorEvent | None = None  # an exception printed with an empty first line
     message_lines: int = 0  # how many more lines may still hold its message
+    message_level: str | None = None  # the logger level the exception was printed under
     in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
 
 
@@ -532,12 +551,15 @@ def _introduces_its_message(ev: ErrorEvent, text: str) -> bool:
     return ev.kind == K.LOG_ERROR and body.endswith(":") and ": " not in body.rstrip(": \t")
 
 
-def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool, logged: bool) -> bool:
+def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool, level: str | None) -> bool:
     """Whether this line is the message of the exception above it that printed none on its own
-    line; the exception is then a wrapper of it."""
+    line; the exception is then a wrapper of it. A logger that printed the exception under its
+    prefix (a vLLM worker's `ERROR ... [core.py:1100]`) prints its message under the same one;
+    a line under another logger level is a log line of its own."""
     header = state.message_of
     if header is None:
         return False
+    logged = level is not None and level != state.message_level
     state.message_lines -= 1
     if kind == K.WRAPPER and contiguous and _INTRODUCES.search(text):
         return False  # a header that introduces the message: keep waiting for it
@@ -564,7 +586,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # or a library that failed to load
         if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
             kind, level = K.CONTEXT, Level.parse(pre.level)
-    if _awaited_message(state, kind, text, contiguous, pre.level is not None):
+    if _awaited_message(state, kind, text, contiguous, pre.level):
         kind, level = K.EXCEPTION, Level.ERROR
     if _in_banner(state, info.get("message", text), contiguous) and kind.tier < EventKind.TABLE.tier:
         kind = K.TABLE

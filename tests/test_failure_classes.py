@@ -1190,3 +1190,63 @@ def test_mindspore_task_exception_dump_is_a_device_failure(tmp_path):
         "[ERROR] DEVICE(77,ffff,python):2026-03-11-10:00:00.100.000 [mindspore/ccsrc/ascend_stream.cc:61] "
         "SyncStream] Sync stream failed, stream id: 45\n"})
     assert d.category == "stream_event"
+
+
+def test_a_sync_call_named_with_timeout_is_not_a_timeout_and_a_wrapped_reason_still_names_the_fault(tmp_path):
+    ws, d = diagnose(tmp_path, {"job.log":
+        "[ERROR] ERR00100 PTA call acl api failed\n"
+        "[Error]: The vector core execution is abnormal.\n"
+        "EH9999: Inner Error!\n"
+        " rtDeviceSynchronizeWithTimeout execute failed, reason=[vector core\n"
+        "exception]\n"
+        "EH9999[PID: 7] wait for compute device to finish failed, runtime result =\n"
+        "507035.\n"
+        "RuntimeError: the pipeline could not run on the selected device\n"})
+    assert "reason=[vector core" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_lookalike_a_wait_that_timed_out_is_still_a_timeout(tmp_path):
+    ws, d = diagnose(tmp_path, {"job.log":
+        "RuntimeError: wait timeout after 1800 s in HcclAllReduce, remote rank: [3]\n"})
+    assert d.anchor.kind == "timeout"
+
+
+def test_routes_a_listen_failure_and_a_named_soc_version_to_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "E20260311 10:00:00.100000 4203 transport_mem.cpp:129] nicServerSocket_ Listen failed, retrying... "
+        "(1/3), ret :19\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"train.log":
+        "[ERROR] KERNEL(77,ffff,python):2026-03-11-10:00:00.100.000 [mindspore/ccsrc/op_info_utils.cc:172] "
+        "LoadOpInfoJson] Get op info json suffix path failed, soc_version: Ascend999Z\n"})
+    assert d.category == "environment"
+
+
+def test_a_runtime_state_dump_is_evidence_and_the_failed_call_is_the_anchor(tmp_path):
+    text = (_runtime("01.000.100", "device_error_proc.cc:1431", "PrintStreamTimeoutSnapshotInfo:stream_id=2, task_id=4, "
+                     "taskType=3 (EVENT_WAIT), EventId=146.")
+            + _runtime("01.000.200", "api_impl.cc:2725", "MemCopySync:The current capture mode:threadCaptureMode=0, "
+                       "exchangeCaptureMode=0")
+            + _runtime("01.000.300", "api_c.cc:1081", "rtMemcpy:ErrCode=107030, desc=[the current capture mode does not "
+                       "support this operation], InnerCode=0x703001c"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert "ErrCode=107030" in anchor_text(ws, d)
+
+
+def test_lookalike_a_short_error_line_with_a_problem_word_stays_causal(tmp_path):
+    text = (_runtime("01.000.100", "api_impl.cc:2725", "MemCopySync:The current size is not aligned: size=7")
+            + _runtime("01.000.300", "api_c.cc:1081", "rtMemcpy:ErrCode=107000, desc=[param invalid]"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert "not aligned" in anchor_text(ws, d)
+
+
+def test_a_stage_tag_before_the_logger_level_is_a_prefix_and_a_rejected_config_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "(Worker pid=82) [Stage-0] ERROR 03-11 10:00:01 [executor.py:783]   Value error, Invalid backend for piecewise "
+        "compilation: plugin.compiler.NpuCompiler [type=value_error]\n"
+        "(EngineCore_DP0 pid=80) [Stage-0] ERROR 03-11 10:00:05 [core.py:1006] EngineCore failed to start.\n"
+        "(EngineCore_DP0 pid=80) [Stage-0] ERROR 03-11 10:00:05 [core.py:1006] Traceback (most recent call last):\n"
+        '(EngineCore_DP0 pid=80) [Stage-0] ERROR 03-11 10:00:05 [core.py:1006]   File "/w/core.py", line 996, in run\n'})
+    assert "Invalid backend for piecewise" in anchor_text(ws, d)
+    assert d.category == "environment"

@@ -39,11 +39,11 @@ _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 # package), the wrong devices made visible, a port taken, a rendezvous that never answered.
 _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.sh|"
-    r"undefined symbol|[Dd]l[Oo]pen|version mismatch|[Ss]oc ?[Vv]ersion|opp_kernel|binary_info_config|"
+    r"undefined symbol|[Dd]l[Oo]pen|version mismatch|[Ss]oc[ _]?[Vv]ersion|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|libascend|GLIBC|"
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
-    r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\bbind\(?\)? failed|"
+    r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\b(?:bind\(?\)?|[Ll]isten) failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
     r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
@@ -56,6 +56,9 @@ _ENV_TEXT = re.compile(
     # a tool that does not know a value it was given (LLVM's `bishengir-compile: for the --target
     # option: Cannot find option named 'X'!`): the installed toolchain does not support this chip
     r"for the -{1,2}[\w-]+ option: (?:Cannot find option named|[Uu]nknown|[Ii]nvalid)|"
+    # a configuration its schema rejects (pydantic's `1 validation error for CompilationConfig`,
+    # `Value error, Invalid backend …`): settings or plug-in versions that do not fit this release
+    r"\bvalidation errors? for [A-Z]\w*|\bValue error, |"
     # an inference engine whose installed release has no implementation of the model asked for
     r"[Uu]nsupported model (?:type|arch\w*)|[Mm]odel (?:type|architectures?) .{0,120}\b(?:is|are) not supported|"
     + SO_LOAD_FAILED

@@ -61,17 +61,18 @@ _GENERIC_DETAIL = re.compile(
 # retCode=0x2a, [aicpu exception]`
 # The runtime's own reason for a failed call, when it names a fault class of this device
 # (`rtDeviceSynchronize execute failed, reason=[aicpu exception]`), says as much: with no
-# device-side record in the log it is the best record of the fault.
-_TASK_FAULT = re.compile(r"(?:retCode=0x[0-9a-fA-F]+, |reason=)\[(?:aicpu|aicore|ai core|aivec|vector core) exception\]",
-                         re.I)
+# device-side record in the log it is the best record of the fault. CANN 9 drops the brackets
+# (`reason=aicore exception`), and a console may wrap the line right after the fault class.
+_TASK_FAULT = re.compile(r"(?:retCode=0x[0-9a-fA-F]+, \[|reason=\[?)(?:aicpu|aicore|ai core|aivec|vector core)"
+                         r"(?: exception\b|\s*$)", re.I)
 _KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
     r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+.{0,2000}?\bfault kernel_name=", re.I)
 _SYNC = re.compile(
     r"[Ss]ynchroni[sz]e|SyncStream|TaskFailCallback|wait for compute device to finish|"
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
 )
-_TIMEOUT = re.compile(
-    r"[Tt]ime ?out|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
+_TIMEOUT = re.compile(  # not inside a name (`rtDeviceSynchronizeWithTimeout` is a sync call)
+    r"(?<![a-z])[Tt]ime ?out|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
 )
 # HCCL's sentences for a wait on a peer that expired, printed inside a block whose code line may be
 # cut off (EI0002 notify wait, EI0006 socket)
@@ -126,6 +127,33 @@ def _own_time(text: str, year_hint: int | None) -> int | None:
     return st.us if st else None
 
 
+# the runtime's dump of what each stream was doing when a wait expired (`PrintStreamTimeout
+# SnapshotInfo:stream_id=2, task_id=…, taskType=3 (EVENT_WAIT)`): evidence, not a failure
+_STATE_SNAPSHOT = re.compile(r"^\w*Snapshot\w*$")
+
+
+# words that say something is wrong; an [ERROR] line with none of them is a state the runtime
+# printed beside its failure (`MemCopySync:The current capture mode:threadCaptureMode=0, …`)
+_PROBLEM_WORDS = re.compile(
+    r"\b(?i:\w*err\w*|\w*code|\w*ret|\w*status|\w*result|\w*fail\w*|\w*exception\w*|abort\w*|fatal\w*|\w*time ?out\w*|timed|invalid\w*|not|no|cannot|"
+    r"can't|unsupport\w*|mismatch\w*|exceed\w*|wrong|unknown|illegal|overflow\w*|must|should|only|lack\w*|"
+    r"miss\w*|empty|null|abnormal\w*|unable|refuse\w*|den(?:y|ied)|bad|lost|stuck|hang\w*|dead|down|full|busy|"
+    r"occupied|exist\w*|conflict\w*|unexpected|limit\w*|crash\w*|kill\w*|signal\w*|nan|inf|retry\w*|reset|"
+    r"warn\w*|check\w*|assert\w*|unavailable|unreachable|out|over\w*|less|greater|than|expect\w*|ret|result|"
+    r"status|code)\b|\bE[0-9A-Z]\d{4}\b|\b0x[0-9a-fA-F]+|\b\d{6}\b"
+)
+_STATE_LABEL_WORDS = 5
+
+
+def _states_no_problem(msg: str) -> bool:
+    """An [ERROR] plog message that only names a state: a short label and fields, with no word
+    of a problem; evidence beside the failure the same call reports in its next lines."""
+    if _PROBLEM_WORDS.search(msg):
+        return False
+    label = re.sub(r"\w+\s*[=:]\s*[^\s,;]*", " ", msg)
+    return len(re.findall(r"[A-Za-z]{2,}", label)) <= _STATE_LABEL_WORDS
+
+
 def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     msg = p.message
     if p.mindspore:
@@ -144,6 +172,8 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.BENIGN
     if _HEARTBEAT.search(msg):
         return K.HEARTBEAT
+    if _STATE_SNAPSHOT.match(p.func or ""):
+        return K.TABLE
     if level < Level.ERROR:
         if string_codes(msg) or numeric_codes(msg) or C.parse_device_exception(msg):
             return K.WARNING_CODE
@@ -165,7 +195,7 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.OOM
     if _DRIVER.search(msg):
         return K.DRIVER
-    return K.PLOG
+    return K.TABLE if _states_no_problem(msg) else K.PLOG
 
 
 # the modules that own a runtime failure; any other module printing a runtime status is its caller

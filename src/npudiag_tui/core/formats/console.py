@@ -19,8 +19,8 @@ _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m|(?<![\w\]])\[[0-9;]*[0-9][0-9;]*m")
 _CTRL = CONTROL_RE
 _RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ?")
 _REPEATED = re.compile(r"^\[repeated (\d+)x across cluster\] ")
-_VLLM_LOGGER = re.compile(
-    r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? \[?([\w./-]+\.py):(\d+)\] ?"
+_VLLM_LOGGER = re.compile(  # vllm-omni tags its stages before the level (`[Stage-0] ERROR 03-02 …`)
+    r"^(?:\[[A-Za-z][\w.-]{0,30}\] )?(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? \[?([\w./-]+\.py):(\d+)\] ?"
 )
 _C10_PREFIX = re.compile(r"^\[rank(\d+)\]:")
 _PDSH = re.compile(r"^([\w.-]+-\d+): ")

@@ -1250,3 +1250,92 @@ def test_a_stage_tag_before_the_logger_level_is_a_prefix_and_a_rejected_config_i
         '(EngineCore_DP0 pid=80) [Stage-0] ERROR 03-11 10:00:05 [core.py:1006]   File "/w/core.py", line 996, in run\n'})
     assert "Invalid backend for piecewise" in anchor_text(ws, d)
     assert d.category == "environment"
+
+
+def test_routes_unsupported_operators_and_symbols_a_library_lacks_to_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+        "EZ3003: No supported Ops kernel and engine are found for [MyOp], optype [MyOp].\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"serve.log":
+        "Exception: Capture graph failed: aclnnFooBar or aclnnFooBarGetWorkspaceSize not in libopapi.so, or "
+        "libopapi.so not found.\n"})
+    assert d.category == "environment"
+
+
+def test_lookalike_an_invalid_argument_code_stays_an_operators(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EZ0024: [PID: 9] 2026-03-11-10:00:00.100.000 Parameter x of Add has incorrect value 3. It should be 1.\n"})
+    assert d.category == "operator"
+
+
+def test_kv_transfer_failures_are_communication(tmp_path):
+    ws, d = diagnose(tmp_path, {"decode.log":
+        "(Worker_TP4 pid=85) llm_datadist.status.LLMException: [link] failed, error code is "
+        "LLMStatusCode.LLM_LINK_FAILED, {5: 0}.\n"})
+    assert d.category == "communication"
+    ws, d = diagnose(tmp_path / "b", {"decode.log":
+        "E0328 09:06:16.412760 112 kv_transport.cpp:836] Transfer slice failed with status: 503900\n"})
+    assert d.category == "communication"
+
+
+def test_lookalike_a_host_copy_that_ran_out_of_memory_is_memory(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "RuntimeError: copy of the weights to the host failed: out of memory\n"})
+    assert d.category == "memory"
+
+
+def test_a_wait_that_expired_is_a_timeout_at_any_logger_level(tmp_path):
+    ws, d = diagnose(tmp_path, {"decode.log":
+        "I0331 02:48:57.801054 803 transport.cpp:1119] Connected to segment: 10.0.0.2:20513, cost:237734 us.\n"
+        "I0331 02:49:30.617945 804 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 33061142969ns\n"
+        "(Worker pid=78) ERROR 03-31 02:49:30 [connector.py:547] KV pull failed for request chatcmpl-1\n"})
+    assert "timeout after 33061142969ns" in anchor_text(ws, d)
+    assert d.category == "communication"
+
+
+def test_lookalike_an_info_line_naming_a_timeout_setting_is_context(tmp_path):
+    ws, d = diagnose(tmp_path, {"decode.log":
+        "I0331 02:48:57.801054 803 transport.cpp:10] Using a transfer timeout of 30 s\n"
+        "(Worker pid=78) ERROR 03-31 02:49:30 [connector.py:547] KV pull failed for request chatcmpl-1\n"})
+    assert "KV pull failed" in anchor_text(ws, d)
+
+
+def test_a_status_after_failed_and_a_colon_routes_and_a_failed_allocator_call_is_memory(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "Call aclInit(nullptr) failed : 507008 at file /src/runtime.cc line 403\n"})
+    assert d.category == "environment"  # 507008: the runtime could not tell the chip
+    text = (_runtime("01.000.100", "npu_driver.cc:1274", "DevMemAllocManaged:[INIT] halMemAlloc failed:size=32(Byte), "
+                     "type=17, drvRetCode=6, device_id=0!"))
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert d.category == "memory"
+    text = _runtime("01.000.100", "npu_driver.cc:300", "GetDevInfo: halGetDeviceInfo failed, drvRetCode=6, device_id=0")
+    ws, d = diagnose(tmp_path / "c", {"debug/plog/plog-4242_20260311100000000.log": text})
+    assert d.category == "environment"  # a driver query, not an allocation
+
+
+def test_a_failed_subprocess_is_explained_by_its_own_diagnostics(tmp_path):
+    ws, d = diagnose(tmp_path, {"test.log":
+        "  subprocess.CalledProcessError: Command '['/opt/bin/kc-compile', 'kernel.mlir']' returned non-zero exit "
+        "status 1.\n"
+        "/usr/lib/python3.11/subprocess.py:571: CalledProcessError\n"
+        'E        loc("/tmp/module.mlir":126:16): error: \'tensor.empty\' op Unsupported op for finding the root '
+        "alloc.\n"})
+    assert "Unsupported op for finding the root" in anchor_text(ws, d)
+
+
+def test_lookalike_a_failed_subprocess_alone_is_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "subprocess.CalledProcessError: Command '['npu-smi', 'info', '-t', 'board']' returned non-zero exit status "
+        "215.\n"})
+    assert "CalledProcessError" in anchor_text(ws, d)
+
+
+def test_a_traceback_source_line_under_a_logger_is_code_not_a_timeout(tmp_path):
+    pre = "(EngineCore_DP0 pid=3) ERROR 10-10 17:15:01 [core.py:708] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        pre + '  File "/vllm/executor.py", line 264, in collective_rpc\n'
+        + pre + "    result = get_response(w, dequeue_timeout,\n"
+        + pre + "RuntimeError: Worker failed with error 'x.cpp:148 HCCL function error: HcclCommInitRootInfo(n), "
+        "error code is 1'\n"})
+    assert "HCCL function error" in anchor_text(ws, d)

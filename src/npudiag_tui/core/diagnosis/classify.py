@@ -30,7 +30,10 @@ from npudiag_tui.core.registry import lookup_numeric
 K = EventKind
 
 # EE1001 ("the argument is invalid") names no subsystem: its reason and the printed status route it
-_ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003"}
+_ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003",
+              # Unsupported_Operator: the installed operator package has no prototype or kernel
+              # for this op on this chip (a custom op not deployed, a release without it)
+              "EZ0501", "EZ3002", "EZ3003"}
 _MEM_CODES = {"EL0004", "EI0011"}
 _STREAM_CODES = {"EE1002"}
 _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
@@ -42,6 +45,7 @@ _ENV_TEXT = re.compile(
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|[Ss]oc[ _]?[Vv]ersion|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|libascend|GLIBC|"
+    r"\bnot (?:found )?in lib[\w.+-]*\.so\b|\.so ?not found\b|"  # a symbol the installed library lacks
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\b(?:bind\(?\)?|[Ll]isten) failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
@@ -71,6 +75,7 @@ _DEVICE_TEXT = re.compile(
     r"Task fail infos|DumpTaskExceptionInfo"
 )
 _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
+                       r"\b\w*(?:[Mm]alloc|Mem\w*Alloc)\w*\s+failed|"  # an allocator call that failed (halMemAlloc, rtMalloc)
                        r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool|[Nn]ot enough (?:device )?memory|"
                        r"[Mm]emory (?:is )?not enough|(?:more than|exceeds?) (?:the )?total mem(?:ory)?\b")
 _COMPILE_TEXT = re.compile(
@@ -90,7 +95,12 @@ _COMM_TEXT = re.compile(
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
     r"CommInit\w*|[Cc]ollective|\brank ?[Ss]ize\b|"
     r"[Ff]ailed to connect to (?:the )?(?:target|peer|remote|segment)\b|"  # a device-to-device link (KV transfer)
-    r"[Cc]onnect(?:ion)? (?:timeout|timed out) to\b"  # a peer that never answered the link's set-up
+    r"[Cc]onnect(?:ion)? (?:timeout|timed out) to\b|"  # a peer that never answered the link's set-up
+    # the KV-cache transfer between prefill and decode instances (LLMDataDist, Mooncake's transfer
+    # engine) runs over the devices' links: its failures are a link's
+    r"\bLLMDataDist\b|\bllm_?datadist\b|\bLlmData\w+|\bLLM_LINK_FAILED\b|\bLLMException\b|"
+    r"[Mm]ooncake transfer|\b[Tt]ransfer (?:slice|batch|request)s? failed|\b(?:[Ss]ync )?batch data transfer\b|"
+    r"\bKV ?(?:cache )?transfer\b|\bkv_transfer\b"
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")

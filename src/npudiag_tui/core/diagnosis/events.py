@@ -76,6 +76,7 @@ _TIMEOUT = re.compile(  # not inside a name (`rtDeviceSynchronizeWithTimeout` is
 )
 # HCCL's sentences for a wait on a peer that expired, printed inside a block whose code line may be
 # cut off (EI0002 notify wait, EI0006 socket)
+_EXPIRED = re.compile(r"\b(?:[Tt]ime ?out|timed out) after \d+(?:\.\d+)? ?(?:ns|us|ms|s|sec\w*|min\w*)?\b")
 _PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait socket establish timeout|"
                         r"socket establish timeout|[Ww]ait for .{0,40}rank.{0,40}time(?:d)? ?out")
 # an AI Core / vector core execution that did not finish: a hung kernel on this device (507014,
@@ -324,12 +325,17 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
             return K.TIMEOUT, Level.ERROR, info
         if _SYNC.search(stripped):
             return K.SYNC, Level.ERROR, info
+        if name.endswith("CalledProcessError"):
+            # a subprocess that failed: its own output (a compiler's diagnostics) says why
+            return K.RELAY, Level.ERROR, info
         return K.EXCEPTION, Level.ERROR, info
     if logger_level == "WARNING" or re.search(r"\bWarning\b|\bWARNING\b|\[W\d{4}", stripped):
         if string_codes(stripped) or "error from device" in stripped:
             return K.WARNING_CODE, Level.WARNING, info
         return K.CONTEXT, Level.WARNING, info
-    if _PEER_WAIT.search(stripped):
+    if _PEER_WAIT.search(stripped) or _EXPIRED.search(stripped):
+        # a wait that expired is a failure at any logger level (Mooncake logs its transfer
+        # timeouts at glog INFO)
         return K.TIMEOUT, Level.ERROR, info
     if logger_level in ("ERROR", "CRITICAL") and text[:1].isspace() and not _ERROR_WORDS.search(stripped):
         # loggers that print a caught traceback line by line at ERROR (vLLM workers) also print
@@ -527,6 +533,7 @@ class _Channel:
     message_of: ErrorEvent | None = None  # an exception printed with an empty first line
     message_lines: int = 0  # how many more lines may still hold its message
     message_level: str | None = None  # the logger level the exception was printed under
+    after_py_frame: bool = False  # the last line was a Python traceback frame (`  File "…", line N`)
     in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
 
 
@@ -610,6 +617,12 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     context), and the channel's open block and TraceBack state after it."""
     open_block, in_traceback = state.open_block, state.in_traceback
     kind, level, info = classify_line(text, source.stream, pre.level)
+    # the source line Python prints under a traceback frame is code, whatever its words say
+    # (`result = get_response(w, dequeue_timeout,`), also under a logger's ERROR prefix
+    after_frame, state.after_py_frame = state.after_py_frame and contiguous, bool(C.FRAME_RE.match(text))
+    if after_frame and text.startswith("    ") and not state.after_py_frame and kind not in (
+            K.CANN_DETAIL, K.DEVICE_EXC, K.BENIGN, K.CONTEXT):
+        kind, level = K.CONTEXT, Level.parse(pre.level) if pre.level else Level.NONE
     if pre.level in ("WARNING", "INFO", "DEBUG") and kind.tier <= 1 and kind not in (
             K.WARNING_CODE, K.IMPORT):
         # a logger WARNING/INFO line is a cause only with a code, an aclError number, device text

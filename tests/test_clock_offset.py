@@ -85,3 +85,25 @@ def test_the_cluster_merge_offset_of_a_node_is_the_shift_applied_to_its_logs():
     assert node_clock_shift(verdict, "node-03") == 3599.0
     assert node_clock_shift(verdict, "node-01") == 0.0
     assert node_clock_shift({}, "node-02") == 0.0
+
+
+def test_clock_offset_names_members_of_an_archive(tmp_path, capsys):
+    """Logs that arrive as a bundle: `ARCHIVE!member` (the name reports show) moves the sources
+    of the members at or under `member`, and only those."""
+    import tarfile
+
+    a, b = two_nodes(tmp_path / "nodes")
+    bundle = tmp_path / "bundle.tar.gz"
+    with tarfile.open(bundle, "w:gz") as tar:
+        tar.add(a, arcname="a")
+        tar.add(b, arcname="b")
+    assert main([str(bundle), "--report", "json", "--clock-offset", f"{bundle}!b=-5"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["anchor"]["time"] == "2026-01-01T10:00:27.000000" and "plog-200" in got["anchor"]["path"]
+    assert "!b/" in got["anchor"]["path"]
+
+    assert main([str(bundle), "--report", "json", "--clock-offset", f"{bundle}!c=-5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "no opened log file" in err and f"{bundle}!c" in err
+    assert main([str(bundle), "--report", "json", "--clock-offset", f"{tmp_path}/none.tgz!b=-5"]) == 2
+    assert "no such file" in capsys.readouterr().err

@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an extra CANN error_code.json; wins over the built-in and installed ones")
     p.add_argument("--clock-offset", action="append", default=[], metavar="PATH=SECONDS",
                    help="move the clock of the logs at or under PATH by SECONDS (e.g. a node whose "
-                        "clock ran 2.5 s ahead: PATH=-2.5); may be repeated")
+                        "clock ran 2.5 s ahead: PATH=-2.5; ARCHIVE!member for an archive's members); "
+                        "may be repeated")
     p.add_argument("--no-follow", action="store_true", help="do not watch the folders for new lines")
     p.add_argument("--demo", action="store_true", help="open the bundled demo log tree")
     p.add_argument("--version", action="version", version=f"npudiag-tui {__version__}")
@@ -186,8 +187,9 @@ def _run(argv: list[str] | None) -> int:
             offsets.append((where, float(secs)))
         except ValueError:
             return _fail(f"--clock-offset {spec}: not PATH=SECONDS (for example logs/node1=-2.5)")
-        if not where or not os.path.exists(where):
-            return _fail(f"--clock-offset {spec}: {where or 'PATH'}: no such file or directory")
+        on_disk = where.partition("!")[0] if "!" in where and not os.path.exists(where) else where
+        if not on_disk or not os.path.exists(on_disk):  # `ARCHIVE!member` names members of an archive
+            return _fail(f"--clock-offset {spec}: {on_disk or 'PATH'}: no such file or directory")
     if args.report:
         return _report(paths, args, offsets)
     ws = open_for_tui(paths, args.stdout, args.registry)

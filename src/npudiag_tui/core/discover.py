@@ -50,6 +50,9 @@ class Discovery:
     # folders the user named, below which it takes what this walk would take
     named_files: list[str] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)
+    # (real path of an archive the user has, its display name): how `ARCHIVE!member` names its
+    # members, for the options that name a path (`--clock-offset bundle.tgz!node1=-2.5`)
+    archives: list[tuple[str, str]] = field(default_factory=list)
 
     def cleanup(self) -> None:
         for d in self.temp_dirs:
@@ -220,6 +223,7 @@ class _Builder:
             self.out.skipped.extend((f"{display}!{member}", why) for member, why in result.skipped)
             if result.stopped:
                 self.out.problems.append(f"{display}: {result.stopped}")
+            self.out.archives.append((os.path.realpath(path), display))
             arc.depth += 1
             try:
                 self.walk(tmp, display + "!")

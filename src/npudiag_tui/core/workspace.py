@@ -616,17 +616,24 @@ class Workspace:
         """Move the clock of every source with a file at or under `path` by `seconds` (a node
         whose clock ran ahead gets a negative offset): panes, merges, the diagnosis and the
         reports then place its lines at the corrected moment (`TimeModel.offsets`). Returns the
-        sources it applies to (none: the path holds no opened log file)."""
+        sources it applies to (none: the path holds no opened log file). `ARCHIVE!member` (the
+        names reports show) picks an archive's members at or under `member`."""
         import os
 
         root = os.path.realpath(path)
         under = root.rstrip(os.sep) + os.sep
+        shown = [f"{disp}!{member}" for arc_path, disp in self.discovery.archives
+                 for arc, _, member in [path.partition("!")] if "!" in path
+                 and arc_path == os.path.realpath(arc)]
 
-        def inside(file_path: str) -> bool:
-            real = os.path.realpath(file_path)
+        def inside(f: SourceFile) -> bool:
+            if any(f.display == name or f.display.startswith(name if name.endswith(("/", "!")) else name + "/")
+                   for name in shown):
+                return True
+            real = os.path.realpath(f.path)
             return real == root or real.startswith(under)
 
-        hit = [s for s in self.sources if any(inside(f.path) for f in s.files)]
+        hit = [s for s in self.sources if any(inside(f) for f in s.files)]
         for src in hit:
             self.times.offsets[src.source_id] = round(seconds * 1_000_000)
         self._diagnosis = None

@@ -1339,3 +1339,79 @@ def test_a_traceback_source_line_under_a_logger_is_code_not_a_timeout(tmp_path):
         + pre + "RuntimeError: Worker failed with error 'x.cpp:148 HCCL function error: HcclCommInitRootInfo(n), "
         "error code is 1'\n"})
     assert "HCCL function error" in anchor_text(ws, d)
+
+
+def test_a_kernels_own_assertion_explains_the_trap_the_device_records(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[ASSERT] [CANN_VERSION : 8.1.RC1][TimeStamp : 0] /opp/ascendc/gather/gather_base.h:137: Assertion "
+        "`(0 <= val && val < this->size_)' Index 70 out of range[0 70)!\n"
+        "[rank0]:[W311 10:00:05.1 compiler_depend.ts:188] Warning: EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 77] 2026-03-11-10:00:01.381.401 The error from device(chipId:1, dieId:0), serial number is 3, "
+        "there is an aivec error exception, core id is 4, error code = 0, dump info: pc start: 0x1\n"
+        "        TraceBack (most recent call last):\n"
+        "       The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. subErrType:2.\n"})
+    assert "Index 70 out of range" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def test_lookalike_a_device_exception_with_no_assertion_before_it_is_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "INFO 03-11 10:00:00 [runner.py:1] assert checks enabled for this run\n"
+        "EZ9999: [PID: 77] 2026-03-11-10:00:01.381.401 The error from device(chipId:1, dieId:0), serial number is 3, "
+        "there is an aivec error exception, core id is 4, error code = 0, dump info: pc start: 0x1\n"})
+    assert "there is an aivec error exception" in anchor_text(ws, d)
+
+
+def test_a_compilers_diagnostic_is_the_cause_of_a_failed_build(tmp_path):
+    ws, d = diagnose(tmp_path, {"build.log":
+        "Function KernelCompiler at line 98, Command excution failed, the returnCode is non-zero!\n"
+        "Output of kernel_compiler: /src/kernels/rope.cpp:357:9: error: use of undeclared identifier 'rope_half'\n"
+        "1 error generated.\n"
+        "make[2]: *** [CMakeFiles/kern.dir/build.make:76: rope.o] Error 1\n"})
+    assert "use of undeclared identifier" in anchor_text(ws, d)
+    assert d.category == "compile"
+
+
+def test_lookalike_a_librarys_unspecified_error_wraps_the_code_after_it(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log":
+        "terminate called after throwing an instance of 'cv::Exception'\n"
+        "  what():  OpenCV(4.10.0) /src/cann_call.cpp:97: error: (-2:Unspecified error) in function 'copy2d'\n"
+        "> EL0014: The operation is unsupported.\n"
+        ">         TraceBack (most recent call last):\n"})
+    assert "EL0014: The operation is unsupported." in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_cmake_errors_say_their_message_below_and_probes_are_not_errors(tmp_path):
+    ws, d = diagnose(tmp_path, {"cmake.log":
+        "-- Performing Test COMPILER_SUPPORTS_FP16 - Failed\n"
+        "-- CANN: SOC_VERSION auto-detected is:Ascend999Z\n"
+        "CMake Error at /opt/cann/kernel_cmake/host_config.cmake:20 (message):\n"
+        "  SOC_VERSION ascend999z does not support, the support list is\n"
+        "  ascend910b1;ascend910b2\n"
+        "-- Configuring incomplete, errors occurred!\n"})
+    assert "does not support, the support list is" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"cmake.log":
+        "CMake Error at CMakeLists.txt:264 (message):\n"
+        "  kernel_cmake does not exist, please check whether the toolkit package\n"
+        "  is installed\n"})
+    assert "kernel_cmake does not exist" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_a_file_named_after_a_segfault_is_no_crash(tmp_path):
+    ws, d = diagnose(tmp_path, {"repro.log":
+        "unzip nms_segfault_repro.zip\n"
+        "atc --model=crash.onnx --soc_version=Ascend310P3\n"
+        "/opt/bin/atc: line 22: 147 Segmentation fault (core dumped) /opt/bin/atc.bin \"$@\"\n"})
+    assert "Segmentation fault (core dumped)" in anchor_text(ws, d)
+
+
+def test_routes_a_package_missing_an_attribute_and_a_device_type_mismatch_to_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "[rank0]: AttributeError: module 'torch_npu' has no attribute '_npu_fa'\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "AssertionError: Current device type: DeviceType._A3 does not match the installed version's device type: "
+        "DeviceType._A2\n"})
+    assert d.category == "environment"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 
 from npudiag_tui.core.formats.codes import is_inner_code
-from npudiag_tui.core.formats.console import OP_CHECK_SOURCE, SO_LOAD_FAILED
+from npudiag_tui.core.formats.console import COMPILER_DIAGNOSTIC, OP_CHECK_SOURCE, SO_LOAD_FAILED
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
 
@@ -42,13 +42,16 @@ _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 # package), the wrong devices made visible, a port taken, a rendezvous that never answered.
 _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.sh|"
-    r"undefined symbol|[Dd]l[Oo]pen|version mismatch|[Ss]oc[ _]?[Vv]ersion|opp_kernel|binary_info_config|"
+    r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
-    r"not installed|cann package|driver version|libascend|GLIBC|"
+    r"not installed|cann package|driver version|libascend|GLIBC|\bwhether .{0,60}\b(?:installed|package|toolkit)\b|"
     r"\bnot (?:found )?in lib[\w.+-]*\.so\b|\.so ?not found\b|"  # a symbol the installed library lacks
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\b(?:bind\(?\)?|[Ll]isten) failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
+    # a package that lacks what its caller was built against (`module 'torch_npu' has no attribute
+    # '_npu_flash_attention'`), or a build for another chip than the one present
+    r"\bmodule '[\w.]+' has no attribute\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
     r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
     r"[Bb]inary register fail|"
@@ -103,7 +106,7 @@ _COMM_TEXT = re.compile(
     r"\bKV ?(?:cache )?transfer\b|\bkv_transfer\b"
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
-_CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|[Ss]egfault|SIGSEGV|core dumped|SIGABRT")
+_CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|\b[Ss]egfault\b|SIGSEGV|core dumped|SIGABRT")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # What shows that a process died natively, for the words "crashed" (engine, actions): a signal,
 # a segfault, a core dump, an uncaught C++ exception, an abort, a native backtrace frame or a
@@ -111,7 +114,7 @@ _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # Python's `Fatal Python error`), or a launcher saying a process exited by a signal. A plain
 # [ERROR] line, an HCCL "abort" call or a "signal" of a notify wait is none of these.
 _CRASH_EVIDENCE = re.compile(
-    r"^#\d+\s+0x[0-9a-fA-F]+|Segmentation fault|[Ss]egfault|\bSIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL)\b|core dumped|"
+    r"^#\d+\s+0x[0-9a-fA-F]+|Segmentation fault|\b[Ss]egfault\b|\bSIG(?:SEGV|ABRT|BUS|ILL|FPE|KILL)\b|core dumped|"
     r"Fatal Python error|^Aborted\b|terminate called|\*\*\* (?:Aborted at|Check failure stack trace)|"
     r"\b(?:received|caught|killed by|terminated by|died with|exited with|exited by|exit by) (?:fatal )?signal\b|"
     r"\bexit ?code\s*:?\s*-(?:4|6|7|8|9|11)\b|\bexit(?:ed with)? (?:code|status) 13[49]\b"
@@ -203,6 +206,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
         return "unknown"
     if ev.kind == K.IMPORT or ev.env_hint or _ENV_TEXT.search(body):
         return "environment"
+    if COMPILER_DIAGNOSTIC.search(ev.detail or ev.text):  # a compiler's own diagnostic
+        return "compile"
     if ev.kind == K.OOM or _MEM_TEXT.search(body):
         return "memory"
     if ev.comm_wait:  # a wait on an event is a stream primitive; the others wait on a peer

@@ -35,6 +35,18 @@ _BENIGN_PLOG = re.compile(
 _BENIGN_TEXT = re.compile(
     r"DrvMngGetConsoleLogLevel failed"  # driver tools cannot read the console log level in a container
 )
+# CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
+# configure step asking what the machine has, not an error
+_BUILD_PROBE = re.compile(r"^-- (?:Performing Test|Looking for|Check(?:ing)? (?:for|if|whether|size)|Could NOT find|"
+                          r"Detecting)\b")
+_BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|\d+ errors? generated\.|"
+                            r"make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped\b)")
+# a tool that ran a command and only reports that it failed (`Command excution failed, the
+# returnCode is non-zero!`): the command's own output says why
+# an error that says only that it is unspecified (OpenCV's `error: (-2:Unspecified error) in
+# function 'f'`): what it wraps is printed after it
+_UNSPECIFIED = re.compile(r"\(-?\d+:Unspecified error\)")
+_COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _RELAY = re.compile(
@@ -109,7 +121,7 @@ _LOADER = re.compile(
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
 _PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
-_CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|[Ss]egfault|SIGSEGV|SIGABRT|SIGBUS|"
+_CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called")
 _DRIVER = re.compile(r"\[drv api\][^\n]*fail|\bhal\w+ failed|drvRetCode=\d+|\bdrvError\b")
 _HEARTBEAT = re.compile(r"HeartbeatAbnormal|Cluster Exception Location")
@@ -281,7 +293,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if dev is not None:
         info["device"] = dev
         return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
-    if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped):
+    if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped) \
+            or KERNEL_ASSERT.match(stripped):  # a device-side assert
         return K.DEVICE_EXC, Level.ERROR, info
     if C.TORCH_HEADER_RE.search(stripped):
         return K.WRAPPER, Level.ERROR, info
@@ -291,6 +304,18 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.WRAPPER, Level.ERROR, info
     if _BENIGN_TEXT.search(stripped):
         return K.BENIGN, Level.ERROR, info
+    # build logs: a compiler's own diagnostic says what failed; the tool that ran it, CMake's
+    # probes and the summaries after it do not
+    if C.COMPILER_DIAGNOSTIC.search(stripped):
+        return K.PLOG, Level.ERROR, info
+    if _BUILD_PROBE.match(stripped):
+        return K.CONTEXT, Level.INFO, info
+    if _BUILD_SUMMARY.match(stripped):
+        return K.WRAPPER, Level.ERROR, info
+    if _COMMAND_FAILED.search(stripped):
+        return K.RELAY, Level.ERROR, info
+    if _UNSPECIFIED.search(stripped):
+        return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
     if _PORT_TAKEN.search(stripped):
@@ -342,7 +367,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         # its indented source lines and caret rows: the level is the logger's, not the line's
         return K.CONTEXT, Level.ERROR, info
     if (logger_level in ("ERROR", "CRITICAL") or _INVALID_SETTING.match(stripped)
-            or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED", stripped)):
+            or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b", stripped)):
         codes = string_codes(stripped)
         if codes and not all(is_inner_code(c) for c in codes):
             return K.PLOG, Level.ERROR, info
@@ -468,6 +493,7 @@ class EventBuilder:
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
         _promote_lone_status(events)
+        _assertion_explains_fault(events)
         off = self.times.offsets.get(self.source.source_id, 0)  # read on the source's clock: now moved by its offset
         for ev in events if off else ():
             if ev.time is not None:
@@ -897,6 +923,29 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
                 e.ref.file_id == ev.ref.file_id and abs(e.ref.line - ev.ref.line) <= LONE_STATUS_WINDOW_LINES
                 and (e.pid is None or ev.pid is None or e.pid == ev.pid) for e in explained):
             ev.kind = K.EXCEPTION
+
+
+# an Ascend C kernel's own assertion, printed by the device (`[ASSERT] [CANN_VERSION : …]
+# …/gather_v3_base.h:137: Assertion `(0 <= val && …)' Index 2938 out of range`)
+KERNEL_ASSERT = re.compile(r"^\[ASSERT\]\s.{0,400}?\bAssertion\b")
+ASSERT_TRAP_WINDOW_LINES = 12
+"""How far below a kernel assertion the device's record of the trap it raised may sit."""
+
+
+def _assertion_explains_fault(events: list[ErrorEvent]) -> None:
+    """A kernel that fails its own assertion traps its core: the device exception recorded right
+    after it is that trap, and the assertion says why. It sorts at the trap's time (its print
+    carries no clock of its own)."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.DEVICE_EXC or not KERNEL_ASSERT.match(ev.text.strip()):
+            continue
+        for trap in events[i + 1:]:
+            if trap.ref.file_id != ev.ref.file_id or trap.ref.line - ev.ref.line > ASSERT_TRAP_WINDOW_LINES:
+                break
+            if trap.kind == K.DEVICE_EXC and not KERNEL_ASSERT.match(trap.text.strip()):
+                trap.kind = K.RELAY
+                if trap.time is not None and (ev.time is None or ev.time > trap.time):
+                    ev.time, ev.time_inherited = trap.time, True
 
 
 _THROWN = re.compile(r"terminate called after throwing")

@@ -325,7 +325,8 @@ class TimeModel:
                 return stamp
         else:
             found = self._scan_channel(file_id, idx, key, line, 0, forward=False)
-            if found is None:
+            if found is None:  # none from the top: a later line reads only what lies between
+                self._before[(file_id, key)] = (-1, line, None)
                 return None
         self._before[(file_id, key)] = (found[0], line, found[1])
         return found[1]

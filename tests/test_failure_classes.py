@@ -1415,3 +1415,45 @@ def test_routes_a_package_missing_an_attribute_and_a_device_type_mismatch_to_the
         "AssertionError: Current device type: DeviceType._A3 does not match the installed version's device type: "
         "DeviceType._A2\n"})
     assert d.category == "environment"
+
+
+def test_a_graph_engine_refusing_the_applications_model_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log":
+        "[DvppDecoder::Init] h: 720 w:1280\n"
+        "/src/acl_model.cpp:13 aclError:145000\n"
+        "/src/acl_model.cpp:14 aclError:100000\n"})
+    assert "aclError:145000" in anchor_text(ws, d)
+    assert d.category == "environment"  # ACL_ERROR_GE_PARAM_INVALID: the model handed to GE
+
+
+def test_a_shape_check_inside_an_offline_conversion_is_compile_but_at_run_time_an_operators(tmp_path):
+    block = ("E89999: Inner Error!\n"
+             "        op[Concat_9], the input shape dims should be equal except merge axis[FUNC:ConcatInferShape]"
+             "[FILE:split_combination_ops.cc][LINE:1101]\n")
+    ws, d = diagnose(tmp_path, {"atc.log": "ATC run failed, Please check the detail log, Try 'atc --help'\n" + block})
+    assert "input shape dims should be equal" in anchor_text(ws, d)
+    assert d.category == "compile"
+    ws, d = diagnose(tmp_path / "b", {"train.log": block})
+    assert d.category == "operator"
+
+
+def test_a_json_failure_record_shows_its_message_not_its_verdict(tmp_path):
+    ws, d = diagnose(tmp_path, {"report.log":
+        "    {\n"
+        '      "cause": [\n'
+        "        {\n"
+        '          "code": 1,\n'
+        '          "message": "The type is not supported."\n'
+        "        }\n"
+        "      ],\n"
+        '      "name": "Resize_117",\n'
+        '      "result": "failed",\n'
+        '      "type": "ai.onnx::13::Resize"\n'
+        "    },\n"})
+    assert '"message": "The type is not supported."' in anchor_text(ws, d)
+
+
+def test_lookalike_a_verdict_without_a_message_stays_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"report.log":
+        '    {\n      "message": "ok"\n    },\n    {\n      "name": "Resize_1",\n      "result": "failed"\n    }\n'})
+    assert '"result": "failed"' in anchor_text(ws, d)

@@ -87,6 +87,7 @@ _COMPILE_TEXT = re.compile(
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng"  # a kernel compiler's own diagnostics
 )
+_OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
@@ -167,6 +168,10 @@ _ACL_NAME_ROUTES = (
     ("NOT_SUPPORT", "environment"), ("UNSUPPORTED", "environment"), ("INVALID_DEVICEID", "environment"),
     ("NO_DEVICE", "environment"), ("INVALID_DEVICE", "environment"), ("DRV", "environment"),
     ("SOC_VERSION", "environment"),  # the runtime could not identify the chip: install or container
+    # the graph engine refused what the application handed it (a model file, its path, its
+    # parameters): the 1xxxxx "caller or environment" band of GE, not a fault of the run
+    ("GE_PARAM_INVALID", "environment"), ("GE_EXEC_MODEL", "environment"), ("GE_EXEC_NOT_INIT", "environment"),
+    ("GE_PLGMGR_PATH", "environment"),
     ("CONTEXT", "stream_event"), ("STREAM", "stream_event"), ("EVENT", "stream_event"), ("TASK_TIMEOUT", "stream_event"),
     ("WAIT_TIMEOUT", "stream_event"), ("FFTS_PLUS_TIMEOUT", "stream_event"),
 )
@@ -303,6 +308,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         # nothing in its own text or code says why: the set-up itself (driver, firmware, an
         # occupied or invisible device, the packages), not the job
         return "environment"
+    # an offline model conversion that failed (ATC): whatever failed inside it failed while the
+    # model was being compiled, an operator's shape check included
+    if any(_OFFLINE_CONVERSION.search(e.detail or e.text) for e in [anchor, *group]):
+        return "compile"
     for ev in [anchor, *group]:
         if OP_CHECK_SOURCE.search(ev.text):  # the operator refused its inputs
             return "operator"

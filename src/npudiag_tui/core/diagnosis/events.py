@@ -16,7 +16,7 @@ from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, is_inne
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
 from npudiag_tui.core.formats.timestamps import EPOCH_MARK, find_stamp, ts6_to_us
-from npudiag_tui.core.index import FileIndex
+from npudiag_tui.core.index import FileIndex, UnreadableFile
 from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
 from npudiag_tui.core.registry import lookup_numeric
 from npudiag_tui.core.scan import EMPTY_MESSAGE_LINES, LineHit
@@ -494,6 +494,7 @@ class EventBuilder:
         _demote_message_fetch(events)
         _promote_lone_status(events)
         _assertion_explains_fault(events)
+        _json_record_cause(events, self.times.indexes)
         off = self.times.offsets.get(self.source.source_id, 0)  # read on the source's clock: now moved by its offset
         for ev in events if off else ():
             if ev.time is not None:
@@ -946,6 +947,37 @@ def _assertion_explains_fault(events: list[ErrorEvent]) -> None:
                 trap.kind = K.RELAY
                 if trap.time is not None and (ev.time is None or ev.time > trap.time):
                     ev.time, ev.time_inherited = trap.time, True
+
+
+# A failure record printed as JSON, one field a line (a converter's check report): the verdict
+# field only says that it failed; the record's message field says what failed
+_JSON_VERDICT = re.compile(r'^\s*"(?:result|status|state)"\s*:\s*"(?:fail(?:ed|ure)?|error)"\s*,?\s*$', re.I)
+_JSON_MESSAGE = re.compile(rb'^\s*"(?:message|reason|error|err_?msg|detail|cause)"\s*:\s*"(.+?)"\s*,?\s*$')
+JSON_RECORD_LINES = 16
+
+
+def _json_record_cause(events: list[ErrorEvent], indexes: list[FileIndex]) -> None:
+    """A JSON verdict (`"result": "failed",`) shows the nearest message field of its own record
+    above it (within JSON_RECORD_LINES, its nested objects included)."""
+    for ev in events:
+        if ev.stream is not Stream.STDOUT or not _JSON_VERDICT.match(C.clean(ev.text)):
+            continue
+        first = max(0, ev.ref.line - JSON_RECORD_LINES)
+        try:
+            raws = indexes[ev.ref.file_id].raw_lines(first, ev.ref.line - first)
+        except (UnreadableFile, IndexError):
+            continue
+        depth = 0  # brackets closed minus opened, reading up: below zero is past the record's start
+        for k in range(len(raws) - 1, -1, -1):
+            raw = raws[k]
+            depth += raw.count(b"}") + raw.count(b"]") - raw.count(b"{") - raw.count(b"[")
+            if depth < 0:
+                break
+            m = _JSON_MESSAGE.match(raw)
+            if m:
+                ev.anchor_line = LineRef(ev.ref.file_id, first + k)
+                ev.detail = m.group(1).decode("utf-8", "replace")
+                break
 
 
 _THROWN = re.compile(r"terminate called after throwing")

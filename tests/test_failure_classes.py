@@ -1457,3 +1457,84 @@ def test_lookalike_a_verdict_without_a_message_stays_the_anchor(tmp_path):
     ws, d = diagnose(tmp_path, {"report.log":
         '    {\n      "message": "ok"\n    },\n    {\n      "name": "Resize_1",\n      "result": "failed"\n    }\n'})
     assert '"result": "failed"' in anchor_text(ws, d)
+
+
+def test_a_traceback_ends_in_its_exception_whatever_the_class_is_called(tmp_path):
+    ws, d = diagnose(tmp_path, {"pip.log":
+        "      Traceback (most recent call last):\n"
+        '        File "/opt/cann/tools/recompile_binary.py", line 64, in get_add_obj\n'
+        '          raise TooFewObj(f"There is no obj file in this directory: {add_dir}")\n'
+        "      __main__.TooFewObj: There is no obj file in this directory: /tmp/build/host_dir\n"
+        "      gmake[3]: *** [CMakeFiles/kern.dir/build.make:90: lib/libkern.so] Error 1\n"
+        "      gmake: *** [Makefile:286: kern] Error 2\n"})
+    assert "TooFewObj: There is no obj file" in anchor_text(ws, d)
+    assert d.category == "compile"  # it failed inside a build
+
+
+def test_lookalike_prose_after_a_traceback_at_another_indent_is_not_its_exception(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "Traceback (most recent call last):\n"
+        '  File "/w/run.py", line 3, in <module>\n'
+        "    main()\n"
+        "RuntimeError: the launcher exited\n"
+        "  see the log of the first rank\n"})
+    assert "RuntimeError: the launcher exited" in anchor_text(ws, d)
+
+
+def test_cmake_messages_ending_in_a_colon_and_missing_packages_are_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"build.log":
+        "CMake Error at /opt/cann/lib64/cmake/ASCConfig.cmake:20 (include):\n"
+        "  include could not find requested file:\n"
+        "\n"
+        "    /opt/other-cann/ASC_CMake/FindASC.cmake\n"
+        "-- Configuring incomplete, errors occurred!\n"})
+    assert "include could not find requested file" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"build.log":
+        "CMake Error at /usr/share/cmake/Modules/FindPackageHandleStandardArgs.cmake:233 (message):\n"
+        "  Could NOT find Torch_npu (missing: TORCH_NPU_INCLUDE_DIRS)\n"})
+    assert d.category == "environment"
+
+
+def test_a_resolvers_chain_of_causes_ends_in_the_reason(tmp_path):
+    ws, d = diagnose(tmp_path, {"install.log":
+        "  x Failed to download and build `pkg @ git+https://example.invalid/pkg.git`\n"
+        "  |-> Failed to resolve requirements from `build-system.requires`\n"
+        "  |-> No solution found when resolving: `torch==2.10.0`, `torch-npu==2.10.0`\n"
+        "  `-> Because torch-npu==2.10.0 depends on torch==2.10.0+cpu and there is no version of torch==2.10.0+cpu, we\n"
+        "      can conclude that torch-npu==2.10.0 cannot be used.\n"})
+    assert "Because torch-npu==2.10.0 depends on" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_an_offline_converters_parse_failure_is_compile(tmp_path):
+    text = ("[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.000 [parser/onnx_op_parser.cc:7529] Parse] "
+            "pooling op not support dilations now\n"
+            "[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.100 [parser/onnx_op_parser.cc:5659] "
+            "ConvertNodes] parse node MaxPool failed.\n")
+    ws, d = diagnose(tmp_path, {"convert.log": text})
+    assert "pooling op not support dilations" in anchor_text(ws, d)
+    assert d.category == "compile"
+
+
+def test_a_device_fault_in_a_traceback_under_a_prefixed_head_explains_the_launch(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank7]:[E311 10:00:07.7 OpParamMaker.cpp:355] call aclnnFooAttention failed, detail:[PID: 97] "
+        "2026-03-11-10:00:07.563.105 AclNN_Runtime_Error(EZ9903): Assert ((NnopbaseExecutorLaunchKernel(executor, "
+        "stream, numBlocks)) == 0) failed\n"
+        "        Solution: In this scenario, collect the plog when the fault occurs.\n"
+        "        TraceBack (most recent call last):\n"
+        "        The error from device(chipId:7, dieId:0), serial number is 8, there is an exception of fftsplus aicore "
+        "error, core id is 7, error code = 0x800000, dump info: pc start: 0x1\n"})
+    assert "there is an exception of fftsplus aicore error" in anchor_text(ws, d)
+
+
+def test_the_runtimes_smmu_check_relays_the_core_error_it_prints_next(tmp_path):
+    check = _runtime("27.012.914", "device_error_core_proc.cc:399", "CheckSmmuFault:Get isSmmuFault is 1.")
+    core = _runtime("27.013.100", "device_error_core_proc.cc:1060", "PrintCoreInfo:The error from device(chipId:1, "
+                    "dieId:0), serial number is 5, there is an exception of aivec error, core id is 32, error code = 0")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": check + core})
+    assert "there is an exception of aivec error" in anchor_text(ws, d)
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-4242_20260311100000000.log": check})
+    assert "CheckSmmuFault" in anchor_text(ws, d)  # alone, it is all there is
+    assert d.category == "device"

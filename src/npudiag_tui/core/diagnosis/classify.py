@@ -51,6 +51,11 @@ _ENV_TEXT = re.compile(
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
     # a package that lacks what its caller was built against (`module 'torch_npu' has no attribute
     # '_npu_flash_attention'`), or a build for another chip than the one present
+    # a package resolver that found no set of versions that fits (pip, uv)
+    r"\bunsatisfiable\b|\bNo solution found when resolving\b|\bno (?:matching )?version of\b|"
+    r"\bResolutionImpossible\b|\bCould not find a version that satisfies\b|"
+    # a build's configure step that cannot find a package, a file of it, or its headers
+    r"\bCould NOT find \w+|\bcould not find requested file\b|\b\w+-NOTFOUND\b|"
     r"\bmodule '[\w.]+' has no attribute\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
     r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
@@ -73,7 +78,7 @@ _ENV_TEXT = re.compile(
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
     r"(?i:\bAI ?Core\b|\bAI ?CPU\b|\bAIV\b|\baivec\b|vector core)|"
-    r"device-side assert|illegal memory access|errorStr|core id is|ub address|"
+    r"device-side assert|illegal memory access|errorStr|core id is|ub address|(?i:smmu)|"
     # MindSpore's dump of the runtime's task-exception report: a task failed on the device
     r"Task fail infos|DumpTaskExceptionInfo"
 )
@@ -87,7 +92,9 @@ _COMPILE_TEXT = re.compile(
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng"  # a kernel compiler's own diagnostics
 )
-_OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b")
+_OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b")  # ATC; MindSpore Lite's converter
+# a build that stopped on a failed target (make, ninja): what failed inside it failed compiling
+_BUILD_STOPPED = re.compile(r"\bg?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|\bninja: build stopped\b")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
@@ -326,6 +333,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 return cat
     if anchor.module == "OP":
         return "operator"
+    if any(_BUILD_STOPPED.search(e.text) for e in group):
+        return "compile"
     return "unknown"
 
 

@@ -37,15 +37,20 @@ _BENIGN_TEXT = re.compile(
 )
 # CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
 # configure step asking what the machine has, not an error
+_PY_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:: \S.*)?$")
+_CMAKE_ERROR = re.compile(r"^CMake Error\b")
 _BUILD_PROBE = re.compile(r"^-- (?:Performing Test|Looking for|Check(?:ing)? (?:for|if|whether|size)|Could NOT find|"
                           r"Detecting)\b")
 _BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|\d+ errors? generated\.|"
-                            r"make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped\b)")
+                            r"g?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped\b)")
 # a tool that ran a command and only reports that it failed (`Command excution failed, the
 # returnCode is non-zero!`): the command's own output says why
 # an error that says only that it is unspecified (OpenCV's `error: (-2:Unspecified error) in
 # function 'f'`): what it wraps is printed after it
 _UNSPECIFIED = re.compile(r"\(-?\d+:Unspecified error\)")
+_CHAIN_HEAD = re.compile(r"^[x×] (?=\S)")
+_CHAIN_LINK = re.compile(r"^(?:\|->|├─▶) ")
+_CHAIN_LAST = re.compile(r"^(?:`->|╰─▶) ")
 _COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
@@ -143,6 +148,7 @@ def _own_time(text: str, year_hint: int | None) -> int | None:
 # the runtime's dump of what each stream was doing when a wait expired (`PrintStreamTimeout
 # SnapshotInfo:stream_id=2, task_id=…, taskType=3 (EVENT_WAIT)`): evidence, not a failure
 _STATE_SNAPSHOT = re.compile(r"^\w*Snapshot\w*$")
+_FAULT_PROBE = re.compile(r"^Check\w*Fault\w*$")
 
 
 # words that say something is wrong; an [ERROR] line with none of them is a state the runtime
@@ -153,7 +159,8 @@ _PROBLEM_WORDS = re.compile(
     r"miss\w*|empty|null|abnormal\w*|unable|refuse\w*|den(?:y|ied)|bad|lost|stuck|hang\w*|dead|down|full|busy|"
     r"occupied|exist\w*|conflict\w*|unexpected|limit\w*|crash\w*|kill\w*|signal\w*|nan|inf|retry\w*|reset|"
     r"warn\w*|check\w*|assert\w*|unavailable|unreachable|out|over\w*|less|greater|than|expect\w*|ret|result|"
-    r"status|code)\b|\bE[0-9A-Z]\d{4}\b|\b0x[0-9a-fA-F]+|\b\d{6}\b"
+    r"status|code|\w*fault\w*|\w*trap\w*|\w*violat\w*|\w*corrupt\w*|\w*smmu\w*|\w*oom\w*|\w*panic\w*)\b|"
+    r"\bE[0-9A-Z]\d{4}\b|\b0x[0-9a-fA-F]+|\b\d{6}\b"
 )
 _STATE_LABEL_WORDS = 5
 
@@ -187,6 +194,10 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.HEARTBEAT
     if _STATE_SNAPSHOT.match(p.func or ""):
         return K.TABLE
+    if _FAULT_PROBE.match(p.func or ""):
+        # the runtime asking the device whether a fault happened (`CheckSmmuFault:Get isSmmuFault
+        # is 1.`) while it handles a core error: the core error info it prints next names the fault
+        return K.RELAY
     if level < Level.ERROR:
         if string_codes(msg) or numeric_codes(msg) or C.parse_device_exception(msg):
             return K.WARNING_CODE
@@ -208,7 +219,7 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.OOM
     if _DRIVER.search(msg):
         return K.DRIVER
-    return K.TABLE if _states_no_problem(msg) else K.PLOG
+    return K.TABLE if _states_no_problem(f"{p.func or ''} {msg}") else K.PLOG
 
 
 # the modules that own a runtime failure; any other module printing a runtime status is its caller
@@ -315,6 +326,12 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if _COMMAND_FAILED.search(stripped):
         return K.RELAY, Level.ERROR, info
     if _UNSPECIFIED.search(stripped):
+        return K.WRAPPER, Level.ERROR, info
+    # an error printed as a chain of causes (uv, cargo, miette: `x Failed to build`, `|-> Failed
+    # to resolve`, `` `-> Because … ``): the last link is the reason, the others wrap it
+    if _CHAIN_LAST.match(stripped):
+        return K.LOG_ERROR, Level.ERROR, info
+    if _CHAIN_HEAD.match(stripped) or _CHAIN_LINK.match(stripped):
         return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
@@ -468,7 +485,8 @@ class EventBuilder:
                 if state.open_block is None and events and C.CANN_TRACEBACK_RE.match(text):
                     # a logger that prefixes every line but the first of an exception's message puts
                     # the head detail on another channel right above its TraceBack: adopt it
-                    last = events[-1]
+                    # (the block's own advice lines, `Solution: …`, may sit between them)
+                    last = next((e for e in reversed(events[-3:]) if e.kind != K.CONTEXT), events[-1])
                     if last.kind == K.CANN_DETAIL and last.lines[-1].file_id == hit.file_id \
                             and 0 < hit.line - last.lines[-1].line <= 2:
                         state.open_block, contiguous = last, True
@@ -561,6 +579,7 @@ class _Channel:
     message_lines: int = 0  # how many more lines may still hold its message
     message_level: str | None = None  # the logger level the exception was printed under
     after_py_frame: bool = False  # the last line was a Python traceback frame (`  File "…", line N`)
+    py_traceback_indent: int | None = None  # inside a Python traceback whose header had this indent
     in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
 
 
@@ -630,7 +649,9 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
     if not contiguous or state.message_lines < 0 or kind not in (K.CONTEXT, K.LOG_ERROR) or logged:
         state.message_of = None  # a shape of its own, a logger's line (or nothing) follows: as usual
         return False
-    if not text.strip() or not _message_line(text):
+    if not text.strip() or not (_message_line(text) or (
+            # CMake's message is the indented block under its header, a colon at its end or not
+            text[:1].isspace() and _CMAKE_ERROR.match(C.clean(header.text).strip()))):
         return False
     header.kind, state.message_of = K.WRAPPER, None
     return True
@@ -647,6 +668,17 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     # the source line Python prints under a traceback frame is code, whatever its words say
     # (`result = get_response(w, dequeue_timeout,`), also under a logger's ERROR prefix
     after_frame, state.after_py_frame = state.after_py_frame and contiguous, bool(C.FRAME_RE.match(text))
+    # a traceback ends with its exception at the indent of its `Traceback` line, whatever the
+    # class is called (`__main__.TooFewObj: There is no obj file …`)
+    indent = len(text) - len(text.lstrip())
+    if C.TRACEBACK_RE.match(text.lstrip()):
+        state.py_traceback_indent = indent
+    elif state.py_traceback_indent is not None and (not contiguous or indent < state.py_traceback_indent):
+        state.py_traceback_indent = None
+    elif state.py_traceback_indent == indent and text.strip():
+        state.py_traceback_indent = None
+        if kind in (K.CONTEXT, K.LOG_ERROR) and _PY_EXCEPTION_LINE.match(text.strip()):
+            kind, level = K.EXCEPTION, Level.ERROR
     if after_frame and text.startswith("    ") and not state.after_py_frame and kind not in (
             K.CANN_DETAIL, K.DEVICE_EXC, K.BENIGN, K.CONTEXT):
         kind, level = K.CONTEXT, Level.parse(pre.level) if pre.level else Level.NONE

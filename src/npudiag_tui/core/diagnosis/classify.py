@@ -44,18 +44,19 @@ _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.sh|"
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
-    r"not installed|cann package|driver version|libascend|GLIBC|\bwhether .{0,60}\b(?:installed|package|toolkit)\b|"
+    r"not installed|cann package|driver version|libascend|GLIBC|"
+    r"\bwhether .{0,60}\b(?:installed|package|toolkit)\b|"  # `please check whether the … package is installed`
     r"\bnot (?:found )?in lib[\w.+-]*\.so\b|\.so ?not found\b|"  # a symbol the installed library lacks
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\b(?:bind\(?\)?|[Ll]isten) failed|"
     r"TCPStore|\[c10d\].*(?:connect|socket)|rendezvous|[Pp]latform ?[Ii]nfo|has no attribute 'register'|"
-    # a package that lacks what its caller was built against (`module 'torch_npu' has no attribute
-    # '_npu_flash_attention'`), or a build for another chip than the one present
     # a package resolver that found no set of versions that fits (pip, uv)
     r"\bunsatisfiable\b|\bNo solution found when resolving\b|\bno (?:matching )?version of\b|"
     r"\bResolutionImpossible\b|\bCould not find a version that satisfies\b|"
     # a build's configure step that cannot find a package, a file of it, or its headers
     r"\bCould NOT find \w+|\bcould not find requested file\b|\b\w+-NOTFOUND\b|"
+    # a package that lacks what its caller was built against (`module 'torch_npu' has no attribute
+    # '_npu_flash_attention'`), or a build for another chip than the one present
     r"\bmodule '[\w.]+' has no attribute\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
     r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
@@ -83,7 +84,8 @@ _DEVICE_TEXT = re.compile(
     r"Task fail infos|DumpTaskExceptionInfo"
 )
 _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
-                       r"\b\w*(?:[Mm]alloc|Mem\w*Alloc)\w*\s+failed|"  # an allocator call that failed (halMemAlloc, rtMalloc)
+                       # an allocator call that failed (halMemAlloc, rtMalloc)
+                       r"\b\w*(?:[Mm]alloc|Mem\w*Alloc)\w*\s+failed|"
                        r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool|[Nn]ot enough (?:device )?memory|"
                        r"[Mm]emory (?:is )?not enough|(?:more than|exceeds?) (?:the )?total mem(?:ory)?\b")
 _COMPILE_TEXT = re.compile(

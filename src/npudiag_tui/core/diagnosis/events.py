@@ -35,22 +35,24 @@ _BENIGN_PLOG = re.compile(
 _BENIGN_TEXT = re.compile(
     r"DrvMngGetConsoleLogLevel failed"  # driver tools cannot read the console log level in a container
 )
-# CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
-# configure step asking what the machine has, not an error
+# the last line of a Python traceback, whatever the exception class is called
 _PY_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:: \S.*)?$")
 _CMAKE_ERROR = re.compile(r"^CMake Error\b")
+# CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
+# configure step asking what the machine has, not an error
 _BUILD_PROBE = re.compile(r"^-- (?:Performing Test|Looking for|Check(?:ing)? (?:for|if|whether|size)|Could NOT find|"
                           r"Detecting)\b")
 _BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|\d+ errors? generated\.|"
                             r"g?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped\b)")
-# a tool that ran a command and only reports that it failed (`Command excution failed, the
-# returnCode is non-zero!`): the command's own output says why
 # an error that says only that it is unspecified (OpenCV's `error: (-2:Unspecified error) in
 # function 'f'`): what it wraps is printed after it
 _UNSPECIFIED = re.compile(r"\(-?\d+:Unspecified error\)")
+# an error printed as a chain of causes (uv, cargo, miette): head, middle links, last link
 _CHAIN_HEAD = re.compile(r"^[x×] (?=\S)")
 _CHAIN_LINK = re.compile(r"^(?:\|->|├─▶) ")
 _CHAIN_LAST = re.compile(r"^(?:`->|╰─▶) ")
+# a tool that ran a command and only reports that it failed (`Command excution failed, the
+# returnCode is non-zero!`): the command's own output says why
 _COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
@@ -154,12 +156,13 @@ _FAULT_PROBE = re.compile(r"^Check\w*Fault\w*$")
 # words that say something is wrong; an [ERROR] line with none of them is a state the runtime
 # printed beside its failure (`MemCopySync:The current capture mode:threadCaptureMode=0, …`)
 _PROBLEM_WORDS = re.compile(
-    r"\b(?i:\w*err\w*|\w*code|\w*ret|\w*status|\w*result|\w*fail\w*|\w*exception\w*|abort\w*|fatal\w*|\w*time ?out\w*|timed|invalid\w*|not|no|cannot|"
-    r"can't|unsupport\w*|mismatch\w*|exceed\w*|wrong|unknown|illegal|overflow\w*|must|should|only|lack\w*|"
-    r"miss\w*|empty|null|abnormal\w*|unable|refuse\w*|den(?:y|ied)|bad|lost|stuck|hang\w*|dead|down|full|busy|"
-    r"occupied|exist\w*|conflict\w*|unexpected|limit\w*|crash\w*|kill\w*|signal\w*|nan|inf|retry\w*|reset|"
-    r"warn\w*|check\w*|assert\w*|unavailable|unreachable|out|over\w*|less|greater|than|expect\w*|ret|result|"
-    r"status|code|\w*fault\w*|\w*trap\w*|\w*violat\w*|\w*corrupt\w*|\w*smmu\w*|\w*oom\w*|\w*panic\w*)\b|"
+    r"\b(?i:\w*err\w*|\w*fail\w*|\w*exception\w*|\w*fault\w*|\w*trap\w*|\w*violat\w*|\w*corrupt\w*|"
+    r"\w*smmu\w*|\w*oom\w*|\w*panic\w*|\w*time ?out\w*|\w*code|\w*ret|\w*status|\w*result|abort\w*|"
+    r"fatal\w*|timed|invalid\w*|not|no|cannot|can't|unsupport\w*|mismatch\w*|exceed\w*|wrong|unknown|"
+    r"illegal|overflow\w*|must|should|only|lack\w*|miss\w*|empty|null|abnormal\w*|unable|refuse\w*|"
+    r"den(?:y|ied)|bad|lost|stuck|hang\w*|dead|down|full|busy|occupied|exist\w*|conflict\w*|unexpected|"
+    r"limit\w*|crash\w*|kill\w*|signal\w*|nan|inf|retry\w*|reset|warn\w*|check\w*|assert\w*|"
+    r"unavailable|unreachable|out|over\w*|less|greater|than|expect\w*)\b|"
     r"\bE[0-9A-Z]\d{4}\b|\b0x[0-9a-fA-F]+|\b\d{6}\b"
 )
 _STATE_LABEL_WORDS = 5

@@ -20,7 +20,8 @@ _CTRL = CONTROL_RE
 _RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ?")
 _REPEATED = re.compile(r"^\[repeated (\d+)x across cluster\] ")
 _VLLM_LOGGER = re.compile(  # vllm-omni tags its stages before the level (`[Stage-0] ERROR 03-02 …`)
-    r"^(?:\[[A-Za-z][\w.-]{0,30}\] )?(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? \[?([\w./-]+\.py):(\d+)\] ?"
+    r"^(?:\[[A-Za-z][\w.-]{0,30}\] )?(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? "
+    r"\[?([\w./-]+\.py):(\d+)\] ?"
 )
 _C10_PREFIX = re.compile(r"^\[rank(\d+)\]:")
 _PDSH = re.compile(r"^([\w.-]+-\d+): ")
@@ -84,8 +85,9 @@ CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")
 # itself refused its inputs, whatever code or wrapper carries the message.
 OP_CHECK_SOURCE = re.compile(
     r"\[(?:FUNC:\w*(?:Tiling|InferShape)\w*|FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc))\]", re.I)
-# a compiler's diagnostic, always with a column (`file.cpp:357:9: error: …`, `fatal error: 'x.h' file not found`, MLIR's
-# `loc("module.mlir":126:16): error: …`), also after a tool's own label (`Output of ascend_compiler: `)
+# a compiler's diagnostic, always with a column (`file.cpp:357:9: error: …`, `fatal error: 'x.h'
+# file not found`, MLIR's `loc("module.mlir":126:16): error: …`), also after a tool's own label
+# (`Output of ascend_compiler: `)
 COMPILER_DIAGNOSTIC = re.compile(
     r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+:\d+|loc\(.{0,400}?\)): (?:fatal )?error: ")
 FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')

@@ -1343,7 +1343,7 @@ def test_a_traceback_source_line_under_a_logger_is_code_not_a_timeout(tmp_path):
 
 def test_a_kernels_own_assertion_explains_the_trap_the_device_records(tmp_path):
     ws, d = diagnose(tmp_path, {"train.log":
-        "[ASSERT] [CANN_VERSION : 8.1.RC1][TimeStamp : 0] /opp/ascendc/gather/gather_base.h:137: Assertion "
+        "[rank0]:[ASSERT] [CANN_VERSION : 8.1.RC1][TimeStamp : 0] /opp/ascendc/gather/gather_base.h:137: Assertion "
         "`(0 <= val && val < this->size_)' Index 70 out of range[0 70)!\n"
         "[rank0]:[W311 10:00:05.1 compiler_depend.ts:188] Warning: EZ9999: Inner Error!\n"
         "EZ9999: [PID: 77] 2026-03-11-10:00:01.381.401 The error from device(chipId:1, dieId:0), serial number is 3, "

@@ -972,13 +972,16 @@ def _assertion_explains_fault(events: list[ErrorEvent]) -> None:
     """A kernel that fails its own assertion traps its core: the device exception recorded right
     after it is that trap, and the assertion says why. It sorts at the trap's time (its print
     carries no clock of its own)."""
+    def asserts(e: ErrorEvent) -> bool:  # read past a launcher's prefix (`[rank3]:[ASSERT] …`)
+        return KERNEL_ASSERT.match(C.strip_prefixes(C.clean(e.text))[0].strip()) is not None
+
     for i, ev in enumerate(events):
-        if ev.kind != K.DEVICE_EXC or not KERNEL_ASSERT.match(ev.text.strip()):
+        if ev.kind != K.DEVICE_EXC or not asserts(ev):
             continue
         for trap in events[i + 1:]:
             if trap.ref.file_id != ev.ref.file_id or trap.ref.line - ev.ref.line > ASSERT_TRAP_WINDOW_LINES:
                 break
-            if trap.kind == K.DEVICE_EXC and not KERNEL_ASSERT.match(trap.text.strip()):
+            if trap.kind == K.DEVICE_EXC and not asserts(trap):
                 trap.kind = K.RELAY
                 if trap.time is not None and (ev.time is None or ev.time > trap.time):
                     ev.time, ev.time_inherited = trap.time, True

@@ -139,3 +139,32 @@ def test_device_logs_only_asked_for_device_and_operator() -> None:
 def test_unknown_category_falls_back() -> None:
     actions, _ = plan_actions(Situation(category="something-new"))
     assert actions
+
+
+@pytest.mark.parametrize("category", ["environment", "compile", "operator", "unknown"])
+def test_a_failed_build_asks_for_its_own_output_not_a_rerun_of_a_job(category: str) -> None:
+    actions, missing = plan_actions(sit(category, streams=frozenset({"stdout"}), has_device_logs=False,
+                                        has_info_lines=False, building=True))
+    joined = text_of(actions) + "\n".join(missing)
+    assert "ASCEND_PROCESS_LOG_PATH" not in joined and "ASCEND_LAUNCH_BLOCKING" not in env_of(actions)
+    assert "msnpureport" not in joined
+    assert "pip install -v" in joined and "version.cfg" in joined
+    first = actions[0].action
+    assert ("set_env.sh" in first) if category == "environment" else ("first error" in first)
+
+
+def test_a_build_log_is_recognised_end_to_end(tmp_path) -> None:
+    from npudiag_tui.core.workspace import Workspace
+
+    (tmp_path / "build.log").write_text(
+        "-- Configuring kernels\n"
+        "/src/kernels/rope.cpp:357:9: error: use of undeclared identifier 'rope_half'\n"
+        "1 error generated.\n"
+        "gmake[2]: *** [CMakeFiles/kern.dir/build.make:76: rope.o] Error 1\n", encoding="utf-8")
+    ws = Workspace.open([str(tmp_path / "build.log")])
+    ws.index()
+    d = ws.diagnose()
+    assert d.category == "compile"
+    assert "first error" in d.next_actions[0].action
+    assert not any("ASCEND_PROCESS_LOG_PATH" in m for m in d.missing)
+    ws.close()

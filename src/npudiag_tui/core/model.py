@@ -225,6 +225,7 @@ class Situation:
     has_info_lines: bool = False  # INFO/DEBUG present, i.e. the log level was raised
     op_name: str | None = None
     crashed: bool = False  # the anchor's process shows a signal, segfault, core dump or abort
+    building: bool = False  # it failed while building or converting (a compiler, CMake, make, ATC), not running
 
 
 @dataclass

@@ -270,6 +270,39 @@ def _unclassified(s: Situation) -> list[NextAction]:
     ]
 
 
+def _build(s: Situation) -> list[NextAction]:
+    """A build, an install or an offline conversion failed: its own output is the evidence, and
+    the usual suspect is the toolkit it built against, not a running job."""
+    acts = []
+    if s.category == "environment":
+        acts.append(NextAction(
+            action="Check the toolkit the build found: `source <install>/set_env.sh`, `echo $ASCEND_HOME_PATH`, "
+            "`cat $ASCEND_HOME_PATH/version.cfg`, and that the SoC it names is in the toolkit's support list",
+            why="A configure step that cannot find a package, or refuses the SoC, is reading another or an "
+            "incomplete CANN install (two installs on one machine, an unsourced set_env.sh, a chip the release "
+            "does not build for).",
+        ))
+    else:
+        acts.append(NextAction(
+            action="Fix the first error the compiler or converter printed (the anchor) at the file and line it "
+            "names; the errors after it are usually its consequences",
+            why="A build stops at its first error; later errors and the make/pip summaries only repeat that it failed.",
+        ))
+    acts.append(NextAction(
+        action="Get the whole output from the first error on: a build with `pip install -v .`, `VERBOSE=1 make` "
+        "or `cmake --build . -v`; a converter at `--log=info`; a kernel compiled at run time, the compile log or "
+        "cache folder its error names",
+        why="The commands and the lines before the first error show which toolkit, headers and flags were used.",
+    ))
+    acts.append(NextAction(
+        action="Compare the toolkit version with the one the sources support (the project's README or "
+        "requirements, `cat $ASCEND_HOME_PATH/version.cfg`, `pip show torch torch_npu`)",
+        why="Kernels and extensions built against another CANN or torch_npu release fail on renamed types, "
+        "moved headers or missing packages.",
+    ))
+    return acts
+
+
 _PLANNERS = {
     "operator": _operator,
     "device": _device,
@@ -287,6 +320,12 @@ def _missing(s: Situation) -> tuple[list[str], list[NextAction]]:
     missing: list[str] = []
     extra: list[NextAction] = []
     streams = {str(x) for x in s.streams}
+    if s.building:  # no job ran: its logs would not say more than the build's own output
+        missing.append(
+            "The build's whole output from its first error, with the commands it ran (`pip install -v .`, "
+            "`VERBOSE=1 make`), and the versions it built against (CANN version.cfg, torch, torch_npu)."
+        )
+        return missing, extra
     if "plog" not in streams:
         missing.append(
             "No CANN host plog among the inputs: rerun with ASCEND_PROCESS_LOG_PATH=<fresh dir> and "
@@ -324,7 +363,7 @@ def _missing(s: Situation) -> tuple[list[str], list[NextAction]]:
 
 def plan_actions(situation: Situation) -> tuple[list[NextAction], list[str]]:
     """(next actions, most useful first; what evidence is missing and how to collect it)."""
-    planner = _PLANNERS.get(situation.category, _unknown)
+    planner = _build if situation.building else _PLANNERS.get(situation.category, _unknown)
     actions = planner(situation)
     missing, extra = _missing(situation)
     # When the plog itself is missing, collecting it is the most useful next step.

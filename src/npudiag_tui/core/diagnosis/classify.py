@@ -97,6 +97,11 @@ _COMPILE_TEXT = re.compile(
 _OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b")  # ATC; MindSpore Lite's converter
 # a build that stopped on a failed target (make, ninja): what failed inside it failed compiling
 _BUILD_STOPPED = re.compile(r"\bg?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|\bninja: build stopped\b")
+# what a build, an install or an offline conversion prints around its failure (not a running job)
+_BUILD_CONTEXT = re.compile(
+    r"^CMake Error\b|\bg?make(?:\[\d+\])?: \*\*\* |\bninja: build stopped\b|\bATC run failed\b|"
+    r"\bconverter_lite\b|\berrors? generated\.|\b[Ff]ailed (?:to )?(?:download and )?build(?:ing)? (?:wheel|`)|"
+    r"\berror: command '[^']+' failed|\bCommand \w*cution failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
@@ -365,6 +370,19 @@ def crashed(anchor: ErrorEvent, events: Iterable[ErrorEvent]) -> bool:
 def classify(ev: ErrorEvent) -> str:
     """The category of one event on its own (its block's statuses included)."""
     return route(ev)
+
+
+def building(texts: list[str]) -> bool:
+    """Whether the failure happened while building or converting something (a compiler's
+    diagnostic, CMake, make, an offline model conversion, a package build), not while a job ran:
+    its evidence is the build's own output, not the CANN logs of a run."""
+    from npudiag_tui.core.formats.console import clean, strip_prefixes
+
+    for text in texts:
+        own = strip_prefixes(clean(text))[0].strip()
+        if COMPILER_DIAGNOSTIC.search(own) or _BUILD_CONTEXT.search(own):
+            return True
+    return False
 
 
 def compile_stage(texts: list[str]) -> str | None:

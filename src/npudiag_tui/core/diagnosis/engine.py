@@ -11,7 +11,7 @@ import re
 from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
-from npudiag_tui.core.diagnosis.classify import classify, compile_stage, crashed, route
+from npudiag_tui.core.diagnosis.classify import building, classify, compile_stage, crashed, route
 from npudiag_tui.core.diagnosis.events import EventBuilder, build_events
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
@@ -492,6 +492,7 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
         rank_count=len(rank_set), root_rank=anchor.rank, timeouts_only=anchor.kind == "timeout",
         compile_stage=diag.compile_stage, has_device_logs="device" in streams, has_info_lines=has_info,
         op_name=anchor.op_name or next((e.op_name for e in near if e.op_name), None), crashed=did_crash,
+        building=building([anchor.text] + [e.text for e in near]),
     )
     diag.next_actions, diag.missing = plan_actions(situation)
     suspect = anchor.suspect_rank

@@ -124,18 +124,17 @@ def _finish_events(ws: Inputs, events: list[ErrorEvent]) -> list[ErrorEvent]:
 
 
 _CATEGORIES: dict[tuple, str] = {}
-"""classify() answers by the event's whole content: a live re-diagnosis meets the same events
-again, and classifying a storm's lines each time cost seconds (bench/README.md)."""
+"""classify() answers by what it reads of an event: a live re-diagnosis meets the same events
+again, and an error storm repeats a few messages with other stamps, ids and counters, where
+classifying each line cost seconds (bench/README.md)."""
 
 
 def _classify(ev: ErrorEvent) -> str:
-    """`classify(ev)`, remembered by every field of the event (any change asks again)."""
-    try:
-        key = tuple(tuple(v) if isinstance(v, list) else tuple(v.items()) if isinstance(v, dict) else v
-                    for v in vars(ev).values())
-        hash(key)
-    except TypeError:  # a field that cannot be a key: ask every time
-        return classify(ev)
+    """`classify(ev)`, remembered by the fields `classify.route` reads, its text with stamps,
+    numbers and hex values folded (`_NORMALISE`): the rules see numbers only as codes and statuses,
+    which are in the key as parsed (`codes`, `numeric`, `block_numeric`)."""
+    key = (ev.kind, ev.module, ev.env_hint, ev.comm_wait, tuple(ev.codes), tuple(ev.numeric.items()),
+           tuple(ev.block_numeric.items()), _NORMALISE.sub("#", ev.detail or ""), _NORMALISE.sub("#", ev.text))
     got = _CATEGORIES.get(key)
     if got is None:
         if len(_CATEGORIES) > 200_000:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from npudiag_tui.core.formats import console as C
+from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, is_inner_code, numeric_codes, string_codes
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
@@ -154,26 +155,37 @@ _FAULT_PROBE = re.compile(r"^Check\w*Fault\w*$")
 
 
 # words that say something is wrong; an [ERROR] line with none of them is a state the runtime
-# printed beside its failure (`MemCopySync:The current capture mode:threadCaptureMode=0, …`)
-_PROBLEM_WORDS = re.compile(
-    r"\b(?i:\w*err\w*|\w*fail\w*|\w*exception\w*|\w*fault\w*|\w*trap\w*|\w*violat\w*|\w*corrupt\w*|"
-    r"\w*smmu\w*|\w*oom\w*|\w*panic\w*|\w*time ?out\w*|\w*code|\w*ret|\w*status|\w*result|abort\w*|"
-    r"fatal\w*|timed|invalid\w*|not|no|cannot|can't|unsupport\w*|mismatch\w*|exceed\w*|wrong|unknown|"
-    r"illegal|overflow\w*|must|should|only|lack\w*|miss\w*|empty|null|abnormal\w*|unable|refuse\w*|"
-    r"den(?:y|ied)|bad|lost|stuck|hang\w*|dead|down|full|busy|occupied|exist\w*|conflict\w*|unexpected|"
-    r"limit\w*|crash\w*|kill\w*|signal\w*|nan|inf|retry\w*|reset|warn\w*|check\w*|assert\w*|"
-    r"unavailable|unreachable|out|over\w*|less|greater|than|expect\w*)\b|"
-    r"\bE[0-9A-Z]\d{4}\b|\b0x[0-9a-fA-F]+|\b\d{6}\b"
-)
+# printed beside its failure (`MemCopySync:The current capture mode:threadCaptureMode=0, …`).
+# Read with substring and set look-ups, not one big alternation: a storm of plog lines meets it.
+_PROBLEM_INSIDE = ("err", "fail", "exception", "fault", "trap", "violat", "corrupt", "smmu", "oom", "panic",
+                   "timeout", "time out", "timed", "code", "ret", "status", "result")
+_PROBLEM_WORDS = frozenset({
+    "not", "no", "cannot", "can't", "wrong", "unknown", "illegal", "must", "should", "only", "empty", "null",
+    "unable", "bad", "lost", "stuck", "dead", "down", "full", "busy", "occupied", "unexpected", "nan", "inf",
+    "reset", "unavailable", "unreachable", "out", "less", "greater", "than"})
+_PROBLEM_STARTS = ("abort", "fatal", "invalid", "unsupport", "mismatch", "exceed", "overflow", "lack", "miss",
+                   "abnormal", "refuse", "deny", "denied", "hang", "exist", "conflict", "limit", "crash", "kill",
+                   "signal", "retry", "warn", "check", "assert", "over", "expect")
+_PROBLEM_CODE = re.compile(r"\bE[0-9A-Z]\d{4}\b|\b0x[0-9a-fA-F]+|\b\d{6}\b")
+_WORD = re.compile(r"[a-z']+")
 _STATE_LABEL_WORDS = 5
+# a `key=value` or `key: value` field; from word starts only, so a long word is read once
+_FIELD = re.compile(r"\b\w+\s*[=:]\s*[^\s,;]*")
+
+
+def _says_a_problem(msg: str) -> bool:
+    low = msg.lower()
+    if any(part in low for part in _PROBLEM_INSIDE) or _PROBLEM_CODE.search(msg):
+        return True
+    return any(w in _PROBLEM_WORDS or w.startswith(_PROBLEM_STARTS) for w in _WORD.findall(low))
 
 
 def _states_no_problem(msg: str) -> bool:
     """An [ERROR] plog message that only names a state: a short label and fields, with no word
     of a problem; evidence beside the failure the same call reports in its next lines."""
-    if _PROBLEM_WORDS.search(msg):
+    if _says_a_problem(msg):
         return False
-    label = re.sub(r"\w+\s*[=:]\s*[^\s,;]*", " ", msg)
+    label = _FIELD.sub(" ", msg)
     return len(re.findall(r"[A-Za-z]{2,}", label)) <= _STATE_LABEL_WORDS
 
 
@@ -1007,7 +1019,7 @@ def _json_record_cause(events: list[ErrorEvent], indexes: list[FileIndex]) -> No
             continue
         depth = 0  # brackets closed minus opened, reading up: below zero is past the record's start
         for k in range(len(raws) - 1, -1, -1):
-            raw = raws[k]
+            raw = raws[k][:MAX_GRAMMAR_CHARS]  # a huge line is read no further than any grammar reads
             depth += raw.count(b"}") + raw.count(b"]") - raw.count(b"{") - raw.count(b"[")
             if depth < 0:
                 break

@@ -1538,3 +1538,20 @@ def test_the_runtimes_smmu_check_relays_the_core_error_it_prints_next(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-4242_20260311100000000.log": check})
     assert "CheckSmmuFault" in anchor_text(ws, d)  # alone, it is all there is
     assert d.category == "device"
+
+
+def test_a_relayed_log_line_keeps_its_own_inner_level(tmp_path):
+    """A process that relays another's output under its own ERROR prefix: the inner logger's
+    level (glog `I`, vLLM `INFO`) is the line's own; only the relayed error is an error."""
+    pre = "(EngineCore pid=9) ERROR 03-31 02:49:30 [executor.py:880] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        pre + "I0331 02:49:29.100000 803 loader.cpp:65] Loading model shards, resumed list: none\n"
+        + pre + "INFO 03-31 02:49:29 [loader.py:262] Loading weights took 3.10 seconds, retry budget 2\n"
+        + pre + "E0331 02:49:30.617945 803 transport.cpp:454] Transfer engine init failed, status: 503900\n"})
+    assert "Transfer engine init failed" in anchor_text(ws, d)
+
+
+def test_lookalike_an_outer_error_prefix_alone_still_marks_an_error(tmp_path):
+    pre = "(EngineCore pid=9) ERROR 03-31 02:49:30 [executor.py:880] "
+    ws, d = diagnose(tmp_path, {"serve.log": pre + "Worker proc VllmWorker-4 died unexpectedly, shutting down\n"})
+    assert "died unexpectedly" in anchor_text(ws, d)

@@ -250,7 +250,7 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             continue
         m = _VLLM_LOGGER.match(line)
         if m:
-            pre.level = pre.level or m.group(1)
+            pre.level = m.group(1)  # the innermost logger says the line's own level
             pre.logger_time = pre.logger_time or f"{m.group(2)} {m.group(3)}"
             pre.logger_file = f"{m.group(4)}:{m.group(5)}"
             line = line[m.end():]
@@ -265,18 +265,18 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             continue
         m = _NATIVE_PREFIX.match(line)
         if m:
-            pre.level = pre.level or _NATIVE_LEVEL[m.group(1) or m.group(2) or m.group(3)]
+            pre.level = _NATIVE_LEVEL[m.group(1) or m.group(2) or m.group(3)]
             line = line[m.end():]
             continue
         m = _PYLOG_PREFIX.match(line)
         if m:
-            pre.level = pre.level or m.group(1)
+            pre.level = m.group(1)
             line = line[m.end():]
             continue
         m = _BRACKET_LOGGER.match(line)
         if m:
             word = m.group(1).upper()
-            pre.level = pre.level or {"WARN": "WARNING", "FATAL": "CRITICAL"}.get(word, word)
+            pre.level = {"WARN": "WARNING", "FATAL": "CRITICAL"}.get(word, word)
             line = line[m.end():]
             continue
         m = _PDSH.match(line)

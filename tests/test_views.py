@@ -133,6 +133,22 @@ def test_level_marks_are_incremental(generated):
     assert views.level_marks(ws, {}, cancelled=lambda: True) is None
 
 
+def test_the_mark_book_shows_the_scan_until_the_full_pass_and_adopts_each_line_once(generated):
+    ws = generated
+    book = views.MarkBook()
+    scan = book.current(ws, indexed=True)
+    assert scan == views.scan_level_marks(ws) and not book.ready
+    found = views.level_marks(ws, {})
+    book.adopt(found)
+    full = book.current(ws, indexed=True)
+    assert book.ready and len(full) == sum(len(items) for _, items in found.values())
+    assert {(f, ln) for f, ln, lvl in scan if lvl >= Level.ERROR} <= {(f, ln) for f, ln, _ in full}
+    book.adopt(found)  # the same answer again (a live re-run over files already read): no double
+    assert len(book.current(ws, indexed=True)) == len(full)
+    book.reset()
+    assert not book.ready and not book.started and book.scanned == {}
+
+
 def test_time_axis_places_the_thumb_by_time(generated):
     ws = generated
     fids = [f.file_id for f in ws.files]

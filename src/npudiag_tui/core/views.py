@@ -225,6 +225,44 @@ def scan_level_marks(ws: "Workspace") -> list[tuple[int, int, int]]:
     return out
 
 
+class MarkBook:
+    """The level marks the e/E and w/W keys walk, as the interface knows them: the engine's scan
+    hits until the marks worker's pass (`level_marks`, incremental per file for the live tail)
+    has arrived, then that pass's. One object for what were five loose fields of the app."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every mark (a new index pass): the worker is to be started again."""
+        self.started = False  # the marks worker was asked for
+        self.ready = False  # its answer arrived: the marks are the full pass's
+        self.scanned: dict[int, int] = {}  # file id -> lines the worker has read
+        self._marks: list[tuple[int, int, int]] = []
+        self._scan: list[tuple[int, int, int]] | None = None
+
+    def adopt(self, found: LevelMarks) -> None:
+        """Take a `level_marks` answer; a file's lines already read are not added twice."""
+        for fid, (end, items) in found.items():
+            if end <= self.scanned.get(fid, 0):
+                continue
+            self.scanned[fid] = end
+            self._marks.extend((fid, line, lvl) for line, lvl in items)
+        self.ready = True
+
+    def current(self, ws: "Workspace", indexed: bool) -> list[tuple[int, int, int]]:
+        """(file, line, level) of every mark known now: the worker's once it answered, else the
+        engine's scan hits (kept once the index pass is complete)."""
+        if self.ready:
+            return self._marks
+        if self._scan is not None and indexed:
+            return self._scan
+        out = scan_level_marks(ws)
+        if indexed:
+            self._scan = out
+        return out
+
+
 class TimeAxis:
     """A merged view's scrollbar by time, not by line: the thumb sits at the cursor's moment
     between the first and the last line's time, and dragging it to a fraction goes to that

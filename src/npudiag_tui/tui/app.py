@@ -142,17 +142,13 @@ class NpuDiagApp(App[int]):
         self.search_term = ""
         self.search_matches: dict[int, array] | None = None  # file_id -> matching lines
         self._merged_generation = -1
-        self._scan_marks: list[tuple[int, int, int]] | None = None  # level marks from the engine's scan
         self._pending_anchor_jump = True
         self._pending_sources = 0
         self._input_until = 0.0
         self._diagnosed_once = False
         self._built_files = 0
         self._live = follow
-        self._marks_ready = False
-        self._marks_started = False
-        self._marks_scanned: dict[int, int] = {}
-        self._level_marks: list[tuple[int, int, int]] = []
+        self.mark_book = views.MarkBook()  # the level marks e/E and w/W walk
         self._last_view: LogView | None = None
         self.raw_lines = False
         self.wrap_selected = False
@@ -184,7 +180,7 @@ class NpuDiagApp(App[int]):
         """True when indexing, diagnosis and source building are all finished (tests, screenshots)."""
         if self.phase is not Phase.READY or (self.diagnosis is None and self.diagnosis_error is None):
             return False
-        if not self._marks_ready or self._pending_sources or (self.search_term and self.search_matches is None):
+        if not self.mark_book.ready or self._pending_sources or (self.search_term and self.search_matches is None):
             return False
         # the live watcher's watch worker runs for as long as the app follows: not work to wait for
         return not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers
@@ -597,11 +593,7 @@ class NpuDiagApp(App[int]):
     @while_running
     def on_index_done(self, message: IndexDone) -> None:
         self.phase = Phase.COUNTING if self.ws.pending else Phase.READY
-        self._scan_marks = None
-        self._marks_ready = False
-        self._marks_scanned.clear()
-        self._level_marks = []
-        self._marks_started = False
+        self.mark_book.reset()
         self.query_one(StatusBar).set_progress(None)
         self._take_ws_problems()
         for v in self.views():
@@ -618,8 +610,8 @@ class NpuDiagApp(App[int]):
     def on_diagnosis_ready(self, message: DiagnosisReady) -> None:
         if not gc.isenabled():  # the CLI turned it off for start-up (see cli.open_for_tui)
             self.call_after_refresh(self._restore_gc)
-        start_marks = self.indexed and not self._marks_started
-        self._marks_started = self._marks_started or start_marks
+        start_marks = self.indexed and not self.mark_book.started
+        self.mark_book.started = self.mark_book.started or start_marks
         self.diagnosis = message.diagnosis
         self.diagnosis_error = message.error
         if self.candidate_index >= len(self.candidates()):
@@ -671,7 +663,7 @@ class NpuDiagApp(App[int]):
         if self._live:
             self._start_live()
         if start_marks:
-            self.marks_worker(dict(self._marks_scanned))
+            self.marks_worker(dict(self.mark_book.scanned))
         if rebuild:
             self._pending_sources = max(self._pending_sources - 1, 0)
             self._rebuild_sources()
@@ -833,8 +825,8 @@ class NpuDiagApp(App[int]):
         grown = set(file_ids)
         if self.indexed and self._built_files != len(self.ws.files):
             self._rebuild_sources()  # new files (live): every pane that should show them
-        if self._marks_ready:
-            self.marks_worker(dict(self._marks_scanned), sorted(grown))
+        if self.mark_book.ready:
+            self.marks_worker(dict(self.mark_book.scanned), sorted(grown))
         for v in self.views() + [self.view("merged")]:
             tl = v.timeline
             if grown & set(tl.file_ids):
@@ -1059,25 +1051,13 @@ class NpuDiagApp(App[int]):
     # marks, the search's matching lines for the "search" kind.
     @while_running
     def on_marks_ready(self, message: MarksReady) -> None:
-        for fid, (end, items) in message.marks.items():
-            if end <= self._marks_scanned.get(fid, 0):
-                continue
-            self._marks_scanned[fid] = end
-            self._level_marks.extend((fid, line, lvl) for line, lvl in items)
-        self._marks_ready = True
+        self.mark_book.adopt(message.marks)
         for v in self.views() + [self.view("merged")]:
             v.invalidate_marks()
 
     def _current_level_marks(self) -> list[tuple[int, int, int]]:
         """The level marks: the marks worker's once it finished, the engine's scan until then."""
-        if self._marks_ready:
-            return self._level_marks
-        if self._scan_marks is not None and self.indexed:
-            return self._scan_marks
-        out = views.scan_level_marks(self.ws)
-        if self.indexed:  # the scan is complete: keep its marks until the worker's arrive
-            self._scan_marks = out
-        return out
+        return self.mark_book.current(self.ws, self.indexed)
 
     def _mark_refs(self, kind: str) -> list[tuple[int, int]]:
         if kind == "errors":

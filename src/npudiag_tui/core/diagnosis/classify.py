@@ -23,7 +23,8 @@ import re
 from collections.abc import Iterable
 
 from npudiag_tui.core.formats.codes import is_inner_code
-from npudiag_tui.core.formats.console import COMPILER_DIAGNOSTIC, OP_CHECK_SOURCE, SO_LOAD_FAILED
+from npudiag_tui.core.formats.build import BUILD_STOPPED, COMPILER_DIAGNOSTIC, OFFLINE_CONVERSION, is_build_line
+from npudiag_tui.core.formats.console import OP_CHECK_SOURCE, SO_LOAD_FAILED, clean, strip_prefixes
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
 
@@ -94,14 +95,6 @@ _COMPILE_TEXT = re.compile(
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng"  # a kernel compiler's own diagnostics
 )
-_OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b")  # ATC; MindSpore Lite's converter
-# a build that stopped on a failed target (make, ninja): what failed inside it failed compiling
-_BUILD_STOPPED = re.compile(r"\bg?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|\bninja: build stopped\b")
-# what a build, an install or an offline conversion prints around its failure (not a running job)
-_BUILD_CONTEXT = re.compile(
-    r"^CMake Error\b|\bg?make(?:\[\d+\])?: \*\*\* |\bninja: build stopped\b|\bATC run failed\b|"
-    r"\bconverter_lite\b|\berrors? generated\.|\b[Ff]ailed (?:to )?(?:download and )?build(?:ing)? (?:wheel|`)|"
-    r"\berror: command '[^']+' failed|\bCommand \w*cution failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
@@ -324,7 +317,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "environment"
     # an offline model conversion that failed (ATC): whatever failed inside it failed while the
     # model was being compiled, an operator's shape check included
-    if any(_OFFLINE_CONVERSION.search(e.detail or e.text) for e in [anchor, *group]):
+    if any(OFFLINE_CONVERSION.search(e.detail or e.text) for e in [anchor, *group]):
         return "compile"
     for ev in [anchor, *group]:
         if OP_CHECK_SOURCE.search(ev.text):  # the operator refused its inputs
@@ -340,7 +333,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 return cat
     if anchor.module == "OP":
         return "operator"
-    if any(_BUILD_STOPPED.search(e.text) for e in group):
+    if any(BUILD_STOPPED.search(e.text) for e in group):
         return "compile"
     return "unknown"
 
@@ -376,13 +369,7 @@ def building(texts: list[str]) -> bool:
     """Whether the failure happened while building or converting something (a compiler's
     diagnostic, CMake, make, an offline model conversion, a package build), not while a job ran:
     its evidence is the build's own output, not the CANN logs of a run."""
-    from npudiag_tui.core.formats.console import clean, strip_prefixes
-
-    for text in texts:
-        own = strip_prefixes(clean(text))[0].strip()
-        if COMPILER_DIAGNOSTIC.search(own) or _BUILD_CONTEXT.search(own):
-            return True
-    return False
+    return any(is_build_line(strip_prefixes(clean(text))[0].strip()) for text in texts)
 
 
 def compile_stage(texts: list[str]) -> str | None:

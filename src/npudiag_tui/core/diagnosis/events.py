@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from npudiag_tui.core.formats import console as C
+from npudiag_tui.core.formats import build as B
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, is_inner_code, numeric_codes, string_codes
 from npudiag_tui.core.formats.levels import line_level
@@ -38,13 +39,6 @@ _BENIGN_TEXT = re.compile(
 )
 # the last line of a Python traceback, whatever the exception class is called
 _PY_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:: \S.*)?$")
-_CMAKE_ERROR = re.compile(r"^CMake Error\b")
-# CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
-# configure step asking what the machine has, not an error
-_BUILD_PROBE = re.compile(r"^-- (?:Performing Test|Looking for|Check(?:ing)? (?:for|if|whether|size)|Could NOT find|"
-                          r"Detecting)\b")
-_BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|\d+ errors? generated\.|"
-                            r"g?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|ninja: build stopped\b)")
 # an error that says only that it is unspecified (OpenCV's `error: (-2:Unspecified error) in
 # function 'f'`): what it wraps is printed after it
 _UNSPECIFIED = re.compile(r"\(-?\d+:Unspecified error\)")
@@ -52,9 +46,6 @@ _UNSPECIFIED = re.compile(r"\(-?\d+:Unspecified error\)")
 _CHAIN_HEAD = re.compile(r"^[x×] (?=\S)")
 _CHAIN_LINK = re.compile(r"^(?:\|->|├─▶) ")
 _CHAIN_LAST = re.compile(r"^(?:`->|╰─▶) ")
-# a tool that ran a command and only reports that it failed (`Command excution failed, the
-# returnCode is non-zero!`): the command's own output says why
-_COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _RELAY = re.compile(
@@ -332,13 +323,13 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.BENIGN, Level.ERROR, info
     # build logs: a compiler's own diagnostic says what failed; the tool that ran it, CMake's
     # probes and the summaries after it do not
-    if C.COMPILER_DIAGNOSTIC.search(stripped):
+    if B.COMPILER_DIAGNOSTIC.search(stripped):
         return K.PLOG, Level.ERROR, info
-    if _BUILD_PROBE.match(stripped):
+    if B.BUILD_PROBE.match(stripped):
         return K.CONTEXT, Level.INFO, info
-    if _BUILD_SUMMARY.match(stripped):
+    if B.BUILD_SUMMARY.match(stripped):
         return K.WRAPPER, Level.ERROR, info
-    if _COMMAND_FAILED.search(stripped):
+    if B.COMMAND_FAILED.search(stripped):
         return K.RELAY, Level.ERROR, info
     if _UNSPECIFIED.search(stripped):
         return K.WRAPPER, Level.ERROR, info
@@ -666,7 +657,7 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
         return False
     if not text.strip() or not (_message_line(text) or (
             # CMake's message is the indented block under its header, a colon at its end or not
-            text[:1].isspace() and _CMAKE_ERROR.match(C.clean(header.text).strip()))):
+            text[:1].isspace() and B.CMAKE_ERROR.match(C.clean(header.text).strip()))):
         return False
     header.kind, state.message_of = K.WRAPPER, None
     return True

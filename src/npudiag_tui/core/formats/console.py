@@ -85,11 +85,6 @@ CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")
 # itself refused its inputs, whatever code or wrapper carries the message.
 OP_CHECK_SOURCE = re.compile(
     r"\[(?:FUNC:\w*(?:Tiling|InferShape)\w*|FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc))\]", re.I)
-# a compiler's diagnostic, always with a column (`file.cpp:357:9: error: …`, `fatal error: 'x.h'
-# file not found`, MLIR's `loc("module.mlir":126:16): error: …`), also after a tool's own label
-# (`Output of ascend_compiler: `)
-COMPILER_DIAGNOSTIC = re.compile(
-    r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+:\d+|loc\(.{0,400}?\)): (?:fatal )?error: ")
 FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 ERRORSTR_RE = re.compile(r"errorStr: ?(.*?)(?:\s+\w+_error\d info:|$)")

@@ -1,0 +1,37 @@
+"""The grammar of build, install and conversion logs: what a compiler, CMake, make, a package
+build or an offline model converter prints around its failure. One definition, read by the
+line kinds (`diagnosis.events`), the category (`diagnosis.classify`) and the next actions."""
+
+from __future__ import annotations
+
+import re
+
+# a compiler's diagnostic, always with a column (`file.cpp:357:9: error: …`, `fatal error: 'x.h'
+# file not found`, MLIR's `loc("module.mlir":126:16): error: …`), also after a tool's own label
+# (`Output of ascend_compiler: `)
+COMPILER_DIAGNOSTIC = re.compile(
+    r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+:\d+|loc\(.{0,400}?\)): (?:fatal )?error: ")
+CMAKE_ERROR = re.compile(r"^CMake Error\b")
+# CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
+# configure step asking what the machine has, not an error
+BUILD_PROBE = re.compile(r"^-- (?:Performing Test|Looking for|Check(?:ing)? (?:for|if|whether|size)|Could NOT find|"
+                         r"Detecting)\b")
+# a build that stopped on a failed target (make, ninja)
+BUILD_STOPPED = re.compile(r"\bg?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|\bninja: build stopped\b")
+# the summaries after a build's first error: they only say that it failed
+BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|\d+ errors? generated\.)|"
+                           + BUILD_STOPPED.pattern)
+# a tool that ran a command and only reports that it failed (`Command excution failed, the
+# returnCode is non-zero!`): the command's own output says why
+COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero")
+# an offline model conversion (ATC; MindSpore Lite's converter)
+OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b")
+# anything of the above, or a package build that failed: the failure happened while building
+_BUILD_CONTEXT = re.compile(
+    "|".join(p.pattern for p in (CMAKE_ERROR, BUILD_SUMMARY, COMMAND_FAILED, OFFLINE_CONVERSION))
+    + r"|\b[Ff]ailed (?:to )?(?:download and )?build(?:ing)? (?:wheel|`)|\berror: command '[^']+' failed")
+
+
+def is_build_line(text: str) -> bool:
+    """Whether a (prefix-stripped) line is a build's, an install's or a converter's own output."""
+    return COMPILER_DIAGNOSTIC.search(text) is not None or _BUILD_CONTEXT.search(text) is not None

@@ -276,3 +276,26 @@ def test_lookalike_an_epoch_stamp_that_agrees_with_local_stamps_is_kept(tmp_path
     console = f"{log_stamp(20)} - INFO - step 9\n*** SIGSEGV received at time={epoch_s} on cpu 3 ***\n"
     ws = open_ws(tmp_path, {"train.txt": console}, stdout=["train.txt"])
     assert ws.times.line_time(file_id(ws, "train.txt"), 1).us == at(30)
+
+
+# torchrun prints its own lines without a rank prefix: a stamp at start-up, then its failure
+# summary after every rank's last line
+LAUNCHER = "\n".join([
+    f"{log_stamp(0)} - INFO - launching 2 workers",        # 0: the launcher's only stamp
+    f"[rank0]:{log_stamp(5)} - INFO - step 1",               # 1
+    f"[rank1]:{log_stamp(40)} - INFO - step 8",              # 2
+    "[rank0]: Traceback (most recent call last):",           # 3: rank 0's, after its 5 s stamp
+    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",  # 4: the launcher's summary
+    "train.py FAILED",                                       # 5
+]) + "\n"
+
+
+@pytest.mark.parametrize("full_pass", [False, True])
+def test_the_launchers_unprefixed_summary_is_not_placed_before_the_lines_above_it(tmp_path, full_pass):
+    ws = open_ws(tmp_path, {"train.txt": LAUNCHER}, stdout=["train.txt"])
+    fid = file_id(ws, "train.txt")
+    if full_pass:
+        ws.times.channels(fid)
+    t = [ws.times.line_time(fid, i) for i in range(6)]
+    assert t[4].kind is TimeKind.ESTIMATED and t[4].us == t[5].us == at(40)  # not the launcher's 0 s
+    assert t[3].us == at(5)  # look-alike: a rank's line keeps its own rank's last stamp, not rank 1's 40 s

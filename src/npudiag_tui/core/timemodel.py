@@ -91,6 +91,16 @@ def bounded(previous: int | None, following: int) -> int:
     return following
 
 
+UNPREFIXED = 0  # ConsoleChannels' id of the channel of lines without a launcher prefix
+
+
+def after_stamp(channel_last: int | None, file_last: int | None) -> int | None:
+    """The time of a console line after its channel's last stamp: that stamp, and for a line
+    with no launcher prefix (the launcher's own output: torchrun's failure summary) not before
+    the last stamp printed above it in the file either, since it was printed after those."""
+    return max((t for t in (channel_last, file_last) if t is not None and t >= 0), default=None)
+
+
 def line_channel(text: str) -> tuple | None:
     """The console channel of a line (None: no launcher prefix), as the diagnosis reads it."""
     return C.channel(C.strip_prefixes(C.clean(text))[1])
@@ -136,13 +146,14 @@ class ConsoleChannels:
     """
 
     def __init__(self) -> None:
-        self.ids: dict[tuple | None, int] = {None: 0}
+        self.ids: dict[tuple | None, int] = {None: UNPREFIXED}
         self.chan = array("H")
         self.times = array("q")
         self.kinds = bytearray()
         self.members: dict[int, array] = {}
         self._last: dict[int, int] = {}  # channel -> last own stamp
         self._pending: dict[int, list[int]] = {}  # channel -> unstamped lines since its last stamp
+        self._file_last = -1  # the last own stamp of the file so far, whatever its channel
 
     @property
     def lines(self) -> int:
@@ -188,10 +199,12 @@ class ConsoleChannels:
             for waiting in self._pending.pop(ch, ()):
                 self.times[waiting] = t
                 self.kinds[waiting] = _EST
+            self._file_last = own
             return
-        last = self._last.get(ch)  # until a later stamp arrives (live tail): the one before
-        self.times.append(-1 if last is None else last)
-        self.kinds.append(_UNK if last is None else _EST)
+        # until a later stamp of its channel arrives (live tail, or the file's end): the one before
+        t = after_stamp(self._last.get(ch), self._file_last if ch == UNPREFIXED else None)
+        self.times.append(-1 if t is None else t)
+        self.kinds.append(_UNK if t is None else _EST)
         self._pending.setdefault(ch, []).append(line)
 
     def time(self, line: int) -> LineTime:
@@ -287,8 +300,10 @@ class TimeModel:
                 key = raw_channel(raws[0])
                 t = self._next_in_channel(file_id, idx, key, line)
                 prev = self._previous_in_channel(file_id, idx, key, line)
-                if t is None:  # no later stamp in the channel (yet): the one before, not kept,
-                    return UNKNOWN if prev is None else LineTime(prev, TimeKind.ESTIMATED)  # (it may grow)
+                if t is None:  # no later stamp in the channel (yet): the one before, not kept
+                    above = self._stamp_above(file_id, idx, line) if key is None else None  # (it may grow)
+                    est = after_stamp(prev, above)
+                    return UNKNOWN if est is None else LineTime(est, TimeKind.ESTIMATED)
                 got = LineTime(bounded(prev, t), TimeKind.ESTIMATED)
         except UnreadableFile:
             return UNKNOWN
@@ -296,6 +311,21 @@ class TimeModel:
             cache.clear()
         cache[line] = got
         return got
+
+    def _stamp_above(self, file_id: int, idx: FileIndex, line: int) -> int | None:
+        """The last own stamp above `line` in the file, whatever its channel."""
+        pos = line
+        while pos > 0:
+            first = max(0, pos - _BATCH)
+            raws = idx.raw_lines(first, pos - first)
+            if not raws:
+                return None
+            for k in range(len(raws) - 1, -1, -1):
+                t = self._own(file_id, idx, raws[k], first + k)
+                if t >= 0:
+                    return t
+            pos = first
+        return None
 
     def _next_in_channel(self, file_id: int, idx: FileIndex, key: tuple | None, line: int) -> int | None:
         """The channel's first stamp after `line`. Where a scan found none up to the end, that

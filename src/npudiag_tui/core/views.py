@@ -228,7 +228,7 @@ def scan_level_marks(ws: "Workspace") -> list[tuple[int, int, int]]:
 class MarkBook:
     """The level marks the e/E and w/W keys walk, as the interface knows them: the engine's scan
     hits until the marks worker's pass (`level_marks`, incremental per file for the live tail)
-    has arrived, then that pass's. One object for what were five loose fields of the app."""
+    has arrived, then that pass's. Pure, so the app only asks and hands answers over."""
 
     def __init__(self) -> None:
         self.reset()

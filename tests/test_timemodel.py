@@ -46,6 +46,16 @@ def file_id(ws: Workspace, name: str) -> int:
     return next(f.file_id for f in ws.files if f.path.endswith(name))
 
 
+def console_times(tmp_path: Path, text: str, lines: int, full_pass: bool) -> list:
+    """The time of each line of one console file, read around each line or after the full
+    channel pass the panes use (the two must agree)."""
+    ws = open_ws(tmp_path, {"train.txt": text}, stdout=["train.txt"])
+    fid = file_id(ws, "train.txt")
+    if full_pass:
+        ws.times.channels(fid)
+    return [ws.times.line_time(fid, i) for i in range(lines)]
+
+
 # A console written by two ranks in turns: rank 0's traceback sits under rank 1's INFO line and
 # must not take its time; it is printed just before rank 0's stamped torch_npu header.
 CONSOLE = "\n".join([
@@ -118,11 +128,7 @@ COARSE_AFTER_PRECISE = "\n".join([
 
 @pytest.mark.parametrize("full_pass", [False, True])
 def test_a_stamp_cut_to_the_second_does_not_move_lines_before_the_stamp_above(tmp_path, full_pass):
-    ws = open_ws(tmp_path, {"train.txt": COARSE_AFTER_PRECISE}, stdout=["train.txt"])
-    fid = file_id(ws, "train.txt")
-    if full_pass:
-        ws.times.channels(fid)
-    t = [ws.times.line_time(fid, i) for i in range(6)]
+    t = console_times(tmp_path, COARSE_AFTER_PRECISE, 6, full_pass)
     assert t[0].kind is TimeKind.OWN and t[3].kind is TimeKind.OWN
     assert t[3].us == at(10)  # c10's fraction is not wall-clock: the stamp is the whole second
     # the TraceBack lines under the 10.420 s detail were printed after it, not at 10.000 s
@@ -292,10 +298,6 @@ LAUNCHER = "\n".join([
 
 @pytest.mark.parametrize("full_pass", [False, True])
 def test_the_launchers_unprefixed_summary_is_not_placed_before_the_lines_above_it(tmp_path, full_pass):
-    ws = open_ws(tmp_path, {"train.txt": LAUNCHER}, stdout=["train.txt"])
-    fid = file_id(ws, "train.txt")
-    if full_pass:
-        ws.times.channels(fid)
-    t = [ws.times.line_time(fid, i) for i in range(6)]
+    t = console_times(tmp_path, LAUNCHER, 6, full_pass)
     assert t[4].kind is TimeKind.ESTIMATED and t[4].us == t[5].us == at(40)  # not the launcher's 0 s
     assert t[3].us == at(5)  # look-alike: a rank's line keeps its own rank's last stamp, not rank 1's 40 s

@@ -286,3 +286,21 @@ def test_line_start_scan_across_read_runs_finds_each_line_once(tmp_path, monkeyp
     assert list(every) == list(range(60))
     info = scan_matching_lines(idx, re.compile(rb"\n\[INFO\] "), line_start=True)
     assert list(info) == list(range(60))
+
+
+def test_scan_asks_to_stop_between_matches_of_one_run(tmp_path):
+    """A caller's pause or cancel takes effect inside a run of many matches, not only between
+    1 MiB runs: the interface pauses its scans while a key is handled."""
+    ws = open_ws(tmp_path, {"plog/plog-1_1.log": plog(100, [(i / 1000, f"m{i}") for i in range(2000)])})
+    idx = ws.indexes[0]
+    pat = re.compile(rb"F:m\d+")
+    assert len(scan_matching_lines(idx, pat)) == 2000  # one run holds them all
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 2  # the first question (before the run) and one inside it pass
+
+    got = scan_matching_lines(idx, pat, cancelled)
+    assert len(asked) == 3
+    assert 0 < len(got) < 2000

@@ -610,7 +610,11 @@ def scan_matching_lines(index, pattern: "re.Pattern[bytes] | None", cancelled: C
                 starts = [m.start() for m in pattern.finditer(b"\n" + data, 0, len(data))]  # type: ignore[union-attr]
             else:
                 starts = [m.start() for m in pattern.finditer(data)]  # type: ignore[union-attr]
-            for s0 in starts:
+            for k, s0 in enumerate(starts):
+                # a run can hold thousands of matches, each parsed in Python: ask between
+                # them too, so a caller's pause for input (the interface) takes effect at once
+                if k & 255 == 255 and cancelled is not None and cancelled():
+                    return out
                 line += data.count(b"\n", counted, s0)
                 counted = s0
                 if line == last_line:

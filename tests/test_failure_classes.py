@@ -1555,3 +1555,90 @@ def test_lookalike_an_outer_error_prefix_alone_still_marks_an_error(tmp_path):
     pre = "(EngineCore pid=9) ERROR 03-31 02:49:30 [executor.py:880] "
     ws, d = diagnose(tmp_path, {"serve.log": pre + "Worker proc VllmWorker-4 died unexpectedly, shutting down\n"})
     assert "died unexpectedly" in anchor_text(ws, d)
+
+
+def test_c10_backtrace_frames_are_code_and_the_throw_site_names_the_layer(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank2]:[E311 10:00:05.100000000 compiler_depend.ts:422] setup failed!\n"
+        "Exception raised from OperationSetup at build/op-plugin/op_plugin/CMakeFiles/op_plugin_atb.dir/x.ts:131 "
+        "(most recent call first):\n"
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0xffff7c3b7908 in libc10.so)\n"
+        "frame #1: c10::detail::torchCheckFail(char const*, char const*, unsigned int, char const*) + 0x70\n"})
+    assert anchor_text(ws, d).endswith("setup failed!")
+    assert d.category == "operator"  # thrown by the operator layer (op-plugin, an ATB operation)
+    assert not any(e.text.startswith("frame #") for e in d.events if e.kind.tier < 9)
+
+
+def test_lookalike_a_throw_site_outside_the_operator_layer_names_no_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank2]:[E311 10:00:05.100000000 compiler_depend.ts:422] setup failed!\n"
+        "Exception raised from query at build/CMakeFiles/torch_npu.dir/compiler_depend.ts:59 (most recent call first):\n"
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0xffff7c3b7908 in libc10.so)\n"})
+    assert anchor_text(ws, d).endswith("setup failed!")
+    assert d.category != "operator"
+
+
+def test_a_frame_under_a_plog_message_is_never_the_anchor(tmp_path):
+    text = (plog("ERROR", "APP", 85, "10:00:00.000.100", '[log_inner.cpp:77]87 ExecFuncOpApi:448: "[PTA]:"Custom hand '
+                 "error:FooAttentionOperation setup failed!")
+            + "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xd4 (0xffffae6b3ea4 in libc10.so)\n"
+            + plog("ERROR", "APP", 85, "10:00:00.000.200", '[log_inner.cpp:77]87 ExecFuncOpApi:452: "[PTA]:"Custom hand '
+                   'fail! name=FooAttentionOperation, ret=100000""'))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-85_20260311100000000.log": text})
+    assert "setup failed!" in anchor_text(ws, d)
+    assert d.category == "operator"
+
+
+def test_the_debug_daemon_failing_to_count_devices_is_a_cause_and_its_symbol_noise_is_not(tmp_path):
+    head = (plog("ERROR", "RUNTIME", 1, "10:00:00.025.050", "[error_message_manage.cc:48]1 FuncErrorReason:report error "
+                 "module_name=EE1001")
+            + plog("ERROR", "RUNTIME", 1, "10:00:00.025.157", "[error_message_manage.cc:48]1 FuncErrorReason:rtGetDevMsg "
+                   "execute failed, reason=[context pointer null]"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-1_20260311100000000.log": head + plog(
+        "ERROR", "IDEDD", 1, "10:00:00.097.930", "[adx_dsmi.cpp:54][tid:201]>>> Get physical device number failed, err: 87")})
+    assert "Get physical device number failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "noise", {"debug/plog/plog-1_20260311100000000.log": head + plog(
+        "ERROR", "IDEDD", 1, "10:00:00.097.930", "[ide_daemon_stub.cc:74] >>> (tid:1) symbol collection for "
+        "libide_daemon.so failed, dlsym(IdeDumpStart) not found")})
+    assert "symbol collection" not in anchor_text(ws, d)
+
+
+def test_a_device_management_library_missing_or_busy_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"worker.log":
+        "Traceback (most recent call last):\n"
+        '  File "detector.py", line 9, in init\n'
+        "    raise DCMIError(DCMI_ERROR_LIBRARY_NOT_FOUND)\n"
+        "runtime.pydcmi.DCMIError_LibraryNotFound: Library Not Found\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "busy", {"smi.log": "dcmi model initialized failed, because the device is used. ret is -8020\n"})
+    assert d.category == "environment"
+
+
+def test_onnx_runtimes_logger_level_and_the_call_it_names(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "2026-03-11 10:00:00.100000001 [W:onnxruntime:Default, provider.cc:20 Warn] Some nodes were not assigned\n"
+        "2026-03-11 10:00:01.351330063 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 500001: "
+        "ACL_ERROR_FAILURE ; NPU=0 ; expr=aclopCompileAndExecute(opname.c_str(), Stream(ctx));\n"
+        "2026-03-11 10:00:01.351379137 [E:onnxruntime:, sequential_executor.cc:514 ExecuteKernel] Non-zero status "
+        "code returned while running Conv node.\n"})
+    assert "CANN failure 500001" in anchor_text(ws, d)
+    assert d.category == "compile"  # the operator was being compiled online (not the `Stream(ctx)` argument)
+    ws, d = diagnose(tmp_path / "op", {"run.log":
+        "2026-03-11 10:00:01.351330063 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 561103: "
+        "X ; NPU=0 ; expr=aclnnAdd(a, b, Stream(ctx));\n"})
+    assert d.category == "operator"
+
+
+def test_the_graph_engines_operator_support_and_single_op_checks_are_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-37_20260311100000000.log": plog(
+        "ERROR", "GE", 37, "10:00:00.716.918", "[dnnengine_manager.cc:273]37 GetDNNEngineName: ErrorNo: 1343242282(assign "
+        "engine failed) [COMP][SUB_OPT][Check][OpSupported]Op type Foo of ops kernel AIcoreEngine is unsupported, reason : "
+        "op type Foo is not found in op information library[tbe-custom].")})
+    assert d.category == "operator"
+    ws, d = diagnose(tmp_path / "single", {"debug/plog/plog-38_20260311100000000.log": plog(
+        "ERROR", "GE", 38, "10:00:00.781.549", "[single_op.cc:331]38 ValidateArgs: ErrorNo: 145000(Parameter invalid.) "
+        "[FINAL][FINAL][Check][Param:outputs]Output size mismatch. index = 0,") + plog(
+        "ERROR", "ASCENDCL", 38, "10:00:00.781.584", "[op_executor.cpp:192]38 DoExecuteAsync: [FINAL][FINAL][Exec][Op]"
+        "Execute op failed. ge result = 145000")})
+    assert d.category == "operator"

@@ -193,6 +193,7 @@ class ErrorEvent:
     crimer: str | None = None  # the suspect a heartbeat names
     suspect_rank: int | None = None  # the rank the timeouts point at (set by the diagnosis)
     env_hint: bool = False  # the text speaks of a missing package or library
+    throw_site: str | None = None  # where c10 threw it (`OperationSetup at …/op_plugin_atb…`)
     worker: str | None = None  # the launcher's worker name
     stale: bool = False  # before the final episode of errors
 

@@ -47,6 +47,7 @@ _CONSOLE_KEYS = (
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
     "shared object", "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
+    "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # an exception printed with an empty first line: its message is the lines after it, which may

@@ -60,7 +60,10 @@ _ENV_TEXT = re.compile(
     # '_npu_flash_attention'`), or a build for another chip than the one present
     r"\bmodule '[\w.]+' has no attribute\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
     r"no NPU device|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
-    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]e failed|"
+    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]ed? failed|"
+    # the driver's management library absent, or the device held by another process or container
+    r"(?i:\bdcmi\w*\b.{0,40}library ?not ?found)|\bdevice is (?:used|busy|occupied|in use)\b|"
+    r"[Gg]et (?:the )?(?:physical )?device (?:number|count) failed|"
     r"[Bb]inary register fail|"
     r"TsdOpen failed|tsd ?(?:client|daemon).{0,40}(?:fail|abnormal)|"  # the device's TSD daemon would not open
     r"recogni[sz]e (?:the )?(?:Ascend )?(?:chip|SoC)\b|"  # the software cannot tell which chip it runs on
@@ -98,9 +101,13 @@ _COMPILE_TEXT = re.compile(
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
+                      # the graph engine's operator support check and its single-op execution
+                      r"\bop information library\b|\bops kernel \w+ is unsupported\b|\[Exec\]\[Op\]|\bExecute op failed\b|"
                       # an operator's own limit check (`batchSize(bs) must <= 256.`, `CheckData failed`)
                       r"\bmust (?:be )?(?:<=|>=|<|>|==|!=|less than|greater than|equal to|between)|"
                       r"\bCheck(?:Data|Params?|Shape|Inputs?|Attrs?) failed")
+# c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
+_OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
@@ -235,13 +242,17 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
     return None
 
 
-_WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed")
+# the call a wrapper says failed: torch_npu's `NPU function error: X`, `call aclnnX failed`, and ONNX
+# Runtime's `CANN failure 500001: … ; expr=aclopCompileAndExecute(…)`
+_WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed|"
+                           r"\bexpr=(acl\w+|Hccl\w+)\(")
 # the stage a failing call belongs to; synchronize calls are where any async failure surfaces, so
 # they name no stage
 _API_STAGES = (
     # setting an op-compiler option fails only when the compile stack cannot start (packages)
     (re.compile(r"SetCompileopt|SetPrecisionMode"), "environment"),
     (re.compile(r"Captur|Replay|RIModel|[Gg]raph"), "compile"),
+    (re.compile(r"^aclopCompile"), "compile"),  # an operator compiled online, then run
     (re.compile(r"^aclnn|^aclop"), "operator"),
     (re.compile(r"^Hccl|hccl"), "communication"),
     (re.compile(r"Malloc|Alloc"), "memory"),
@@ -258,7 +269,7 @@ def _failing_api(text: str) -> str | None:
     m = _WRAPPED_CALL.search(text)
     if m is None:
         return None
-    api = (m.group(1) or m.group(2)).split("::")[-1]
+    api = next(g for g in m.groups() if g).split("::")[-1]
     for pattern, cat in _API_STAGES:
         if pattern.search(api):
             return cat
@@ -322,6 +333,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     for ev in [anchor, *group]:
         if OP_CHECK_SOURCE.search(ev.text):  # the operator refused its inputs
             return "operator"
+    if anchor.throw_site and _OP_THROW_SITE.search(anchor.throw_site):
+        return "operator"  # torch_npu's operator layer (op-plugin, an ATB operation) refused it
     if anchor.module == "DRV":
         return "environment"
     if anchor.module == "PRE_ACT":  # MindSpore's device memory pre-allocator

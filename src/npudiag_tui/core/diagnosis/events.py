@@ -28,7 +28,11 @@ K = EventKind
 
 # Known noise at ERROR level, keyed on module and exact phrase, never on a bare word: a filter on
 # "symbol" also hid "undefined symbol", a loader failure.
-_BENIGN_MODULES = {"ATRACE", "IDEDD", "PROFILING", "TUNE", "MSPROF", "DVPP_TRACE"}
+_BENIGN_MODULES = {"ATRACE", "PROFILING", "TUNE", "MSPROF", "DVPP_TRACE"}
+# the debug daemon's stub (IDEDD) is noise by phrase, not as a module: it fails to collect its
+# symbols and writes dumps on every start, but its driver queries (`Get physical device number
+# failed, err: 87`) fail only when the process cannot see a device
+_BENIGN_IDEDD = re.compile(r"symbol collection|\bdlsym\b|\[Dump\]")
 _BENIGN_PLOG = re.compile(
     r"open file failed|trace collect|^[\s_|=\-+*]*$|^[\s|]*[-_=]{6,}|LINK_ERROR_INFO|dest_ip\(user_rank\)|"
     r"comm error, device\[|^\s*\||FormatErrorMessage failed"  # the error manager could not format a message
@@ -53,7 +57,7 @@ _RELAY = re.compile(
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
     r"execut(?:e|ion) failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
     r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed\s*$|"
-    r"report error module_type=|rtGetDevMsg|"
+    r"report error module_(?:type|name)=|rtGetDevMsg|"
     # the completion queue's notice that a task failed (`ProcLogicCqReport:Task run failed,
     # device_id=5, stream_id=…, sqe_type=7(notify wait), errType=…`): it names the task, not the
     # fault; the core error info the runtime prints next does
@@ -192,7 +196,8 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
             return K.WRAPPER
     if _LOADER.search(msg):
         return K.BENIGN if _LOADER_NOISE.search(msg) else K.IMPORT
-    if p.module in _BENIGN_MODULES or _BENIGN_PLOG.search(msg) or C.BANNER_PAYLOAD.search(msg):
+    if (p.module in _BENIGN_MODULES or (p.module == "IDEDD" and _BENIGN_IDEDD.search(msg))
+            or _BENIGN_PLOG.search(msg) or C.BANNER_PAYLOAD.search(msg)):
         if _TABLE_ROW.match(msg) or "LINK_ERROR_INFO" in msg or "dest_ip" in msg or "comm error" in msg:
             return K.TABLE
         return K.BENIGN
@@ -285,6 +290,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     stripped = text.strip()
     if not stripped or _is_frame(stripped):
         return K.CONTEXT, Level.NONE, info
+    if C.C10_FRAME_RE.match(stripped):
+        return K.CONTEXT, Level.ERROR, info
     if C.BANNER_PAYLOAD.search(stripped):  # a banner stays a banner whatever wraps it
         return K.WRAPPER, Level.ERROR, info
     if C.DEVICE_DUMP_HEAD.match(stripped) or (C.DEVICE_DUMP_INFO.match(text) and "exception" in stripped.lower()):
@@ -439,6 +446,24 @@ def build_events(source: Source, hits: list[LineHit], indexes: list[FileIndex],
     return builder.events(detach=False)
 
 
+def _joins_as_throw_site(text: str, hit: LineHit, open_block: ErrorEvent | None, events: list[ErrorEvent]) -> bool:
+    """c10 prints where it threw (`Exception raised from OperationSetup at …`) under the message it
+    threw, and a launcher prefixes only that message's first line: the site is a line of the event
+    right above it in the file, whatever its channel, and tells which layer refused."""
+    throw = C.C10_THROW_RE.match(text.strip())
+    if throw is None:
+        return False
+    owner = open_block
+    if owner is None and events:
+        last = events[-1].lines[-1] if events[-1].lines else events[-1].ref
+        owner = events[-1] if last.file_id == hit.file_id and hit.line - last.line == 1 else None
+    if owner is None:
+        return False
+    owner.lines.append(LineRef(hit.file_id, hit.line))
+    owner.throw_site = owner.throw_site or f"{throw.group(1)} at {throw.group(2)}"
+    return True
+
+
 class EventBuilder:
     """`build_events`, resumable: hits are fed in order, as often as they come, and `events()`
     gives what `build_events` would give for every hit fed so far. The live tail keeps one per
@@ -496,6 +521,9 @@ class EventBuilder:
                     if last.kind == K.CANN_DETAIL and last.lines[-1].file_id == hit.file_id \
                             and 0 < hit.line - last.lines[-1].line <= 2:
                         state.open_block, contiguous = last, True
+                if _joins_as_throw_site(text, hit, state.open_block if contiguous else None, events):
+                    state.last_line = LineRef(hit.file_id, hit.line)
+                    continue
                 state.last_line = LineRef(hit.file_id, hit.line)
                 ev, state.open_block, state.in_traceback = _read_line(
                     source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,

@@ -38,8 +38,10 @@ _NATIVE_PREFIX = re.compile(
     r"^\[?([EWIF])(?:\d{3,4}|\d{8}) \d\d:\d\d:\d\d\.\d+(?: +\d+)? +[\w./-]+:\d+\] ?"
     r"|^ ?\[([EWIF]) [\w./-]+\.(?:cpp|cc|cxx|h|hpp|py|ts):\d+\] ?"  # torch_npu's build names its files .ts
     r"|^\d+\.\d\d\.\d{3}\.\d{3} ([EWID]) "
+    # ONNX Runtime `2023-12-13 20:11:34.351330063 [E:onnxruntime:Default, cann_call.cc:139 CannCall] `
+    r"|^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[([VIWEF]):onnxruntime:[^,\]]{0,80}, [\w./-]+:\d+ \w+\] ?"
 )
-_NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D": "DEBUG"}
+_NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D": "DEBUG", "V": "DEBUG"}
 # Server loggers with bracketed fields: MindIE `[2025-12-05 13:26:00.197+08:00] [pid] [tid] [server]
 # [ERROR] [file.cpp:37] : `, ATB `[2025-05-13 02:25:58.64217] [error] [tid] [file:line] `, the torch_npu
 # distributed logger `[285] [2025-12-12 12:10:10:644] torch.distributed: [ERROR] [479] `.
@@ -86,6 +88,11 @@ CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")
 OP_CHECK_SOURCE = re.compile(
     r"\[(?:FUNC:\w*(?:Tiling|InferShape)\w*|FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc))\]", re.I)
 FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')
+# a frame of the C++ backtrace c10 prints under an error (`frame #0: c10::Error::Error(…) + 0xb8 (0x…
+# in libc10.so)`): a code location, whose symbol names (`Error::`, `bad_alloc`) say nothing
+C10_FRAME_RE = re.compile(r"^frame #\d+: ")
+# where c10 threw it, printed under its message: the function and the source that refused
+C10_THROW_RE = re.compile(r"^Exception raised from (\S+) at (\S+) \(most recent call first\):")
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 ERRORSTR_RE = re.compile(r"errorStr: ?(.*?)(?:\s+\w+_error\d info:|$)")
 
@@ -260,7 +267,7 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             continue
         m = _NATIVE_PREFIX.match(line)
         if m:
-            pre.level = _NATIVE_LEVEL[m.group(1) or m.group(2) or m.group(3)]
+            pre.level = _NATIVE_LEVEL[next(g for g in m.groups() if g)]
             line = line[m.end():]
             continue
         m = _PYLOG_PREFIX.match(line)

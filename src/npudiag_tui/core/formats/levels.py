@@ -68,8 +68,8 @@ _WARNING = re.compile("|".join(f"(?:{exact})" for exact, _ in _WARNING_VOCABULAR
 # Needles for the ways a console line can get a level other than its content: a plog header or a
 # logger word (both spelled with the level words above), a native logger letter.
 _HEADER_NEEDLES = {
-    Level.ERROR: rf"error|critical|exception|[EF]\d{{3,4}} \d\d:|[EF] +{_NATIVE_FILE}",
-    Level.WARNING: rf"warn|W\d{{3,4}} \d\d:|W +{_NATIVE_FILE}",
+    Level.ERROR: rf"error|critical|exception|[EF]\d{{3,4}} \d\d:|[EF] +{_NATIVE_FILE}|\[[EF]:onnxruntime:",
+    Level.WARNING: rf"warn|W\d{{3,4}} \d\d:|W +{_NATIVE_FILE}|\[W:onnxruntime:",
 }
 
 

@@ -1642,3 +1642,67 @@ def test_the_graph_engines_operator_support_and_single_op_checks_are_operator(tm
         "ERROR", "ASCENDCL", 38, "10:00:00.781.584", "[op_executor.cpp:192]38 DoExecuteAsync: [FINAL][FINAL][Exec][Op]"
         "Execute op failed. ge result = 145000")})
     assert d.category == "operator"
+
+
+def test_an_inline_detail_whose_pid_and_stamp_were_masked_is_still_the_detail(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank0]: RuntimeError: call aclnnFoo failed, detail:EZ1001: [PID: xxx] 2025-xx-xx-17:44:xxx Foo only supports "
+        "groups = 1\n"
+        "[rank0]:         TraceBack (most recent call last):\n"
+        "[rank0]:         foo raise an unknown error\n"
+        '[rank0]:         check the condition which is "ret == ACLNN_SUCCESS" failed, except the condition is true.\n'})
+    assert "Foo only supports groups = 1" in anchor_text(ws, d)
+    assert d.category == "operator"
+
+
+def test_a_line_that_announces_the_following_error_wraps_it(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "05/22 09:09:35 - runner - WARNING - command error: 'Failed to import pkg.optim because of the following "
+        "error (look up to see its traceback):\n"
+        "/env/lib/python3.9/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol: _ZN5torch3FooEv'!\n"})
+    assert "undefined symbol" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "alone", {"train.log": "ERROR - Failed to import pkg.optim: No module named 'pkg'\n"})
+    assert "Failed to import pkg.optim" in anchor_text(ws, d)
+
+
+def test_a_stamp_cut_to_the_second_does_not_precede_a_finer_stamp_of_that_second(tmp_path):
+    console = ("(Worker rank=1 pid=30) ERROR 03-11 10:00:05 [executor.py:546]         TraceBack (most recent call last):\n"
+               "(Worker rank=1 pid=30) ERROR 03-11 10:00:05 [executor.py:546]         Transport init error. Reason: "
+               "[Create][DestLink]Create Dest error! LocalRank[1]\n")
+    cause = plog("ERROR", "HCCL", 31, "10:00:05.747.057", "[adapter_hccp.cc:2286] [41]this package does not support "
+                 "hrtRaAiQpCreate for device, please change new package")
+    ws, d = diagnose(tmp_path, {"worker.log": console, "debug/plog/plog-31_20260311100000000.log": cause})
+    assert "this package does not support" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the console's error one second before the plog's is still first
+    early = console.replace("10:00:05 [", "10:00:04 [")
+    ws, d = diagnose(tmp_path / "early", {"worker.log": early, "debug/plog/plog-31_20260311100000000.log": cause})
+    assert "Transport init error" in anchor_text(ws, d)
+
+
+def test_a_shared_virtual_memory_call_that_failed_is_memory(tmp_path):
+    ws, d = diagnose(tmp_path, {"kv.log":
+        "2026-03-11 10:00:40.102319 error 127 pid[127] [BM devmm_ioctl.cpp:122] svm advise failed:-1 : 3 : No such process\n"
+        "2026-03-11 10:00:40.102376 error 127 pid[127] [ADAPTER pytransfer.cpp:49] Failed to init smem_trans, ret=-3\n"})
+    assert "svm advise failed" in anchor_text(ws, d)
+    assert d.category == "memory"
+
+
+def test_an_uncaught_exception_first_is_the_cause_of_the_engine_failing_to_start(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "terminate called after throwing an instance of 'std::logic_error'\n"
+        "  what():  basic_string::_S_construct null not valid\n"
+        "(EngineCore_DP2 pid=26) ERROR 03-11 10:00:47 [core.py:1165] EngineCore failed to start.\n"
+        "(EngineCore_DP2 pid=26) ERROR 03-11 10:00:47 [core.py:1165] Traceback (most recent call last):\n"
+        '(EngineCore_DP2 pid=26) ERROR 03-11 10:00:47 [core.py:1165]   File "core.py", line 1131, in run_engine_core\n'})
+    assert anchor_text(ws, d).startswith("terminate called after throwing")
+
+
+def test_initialising_the_runtime_twice_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log":
+        "2026-03-11 10:00:48,117 - 2814 - factory.py-factory:118 - ERROR: Loading operator with error:Initialize:"
+        "torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:135 NPU error, error code is 100002\n"
+        "[Error]: Repeated initialization or repeated loading.\n"})
+    assert "error code is 100002" in anchor_text(ws, d)
+    assert d.category == "environment"

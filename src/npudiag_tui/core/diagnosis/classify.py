@@ -64,6 +64,8 @@ _ENV_TEXT = re.compile(
     # the driver's management library absent, or the device held by another process or container
     r"(?i:\bdcmi\w*\b.{0,40}library ?not ?found)|\bdevice is (?:used|busy|occupied|in use)\b|"
     r"[Gg]et (?:the )?(?:physical )?device (?:number|count) failed|"
+    # an installed package (driver, firmware, CANN) too old for what was asked of it
+    r"\b[Tt]his package does not support\b|\bplease (?:change|use|install|upgrade to) (?:a )?new(?:er)? package\b|"
     r"[Bb]inary register fail|"
     r"TsdOpen failed|tsd ?(?:client|daemon).{0,40}(?:fail|abnormal)|"  # the device's TSD daemon would not open
     r"recogni[sz]e (?:the )?(?:Ascend )?(?:chip|SoC)\b|"  # the software cannot tell which chip it runs on
@@ -90,6 +92,8 @@ _DEVICE_TEXT = re.compile(
 _MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
                        # an allocator call that failed (halMemAlloc, rtMalloc)
                        r"\b\w*(?:[Mm]alloc|Mem\w*Alloc)\w*\s+failed|"
+                       # the device memory manager's shared virtual memory calls (`svm advise failed`)
+                       r"\b[Ss]vm \w+ failed\b|"
                        r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool|[Nn]ot enough (?:device )?memory|"
                        r"[Mm]emory (?:is )?not enough|(?:more than|exceeds?) (?:the )?total mem(?:ory)?\b")
 _COMPILE_TEXT = re.compile(
@@ -182,6 +186,8 @@ _ACL_NAME_ROUTES = (
     ("NOT_SUPPORT", "environment"), ("UNSUPPORTED", "environment"), ("INVALID_DEVICEID", "environment"),
     ("NO_DEVICE", "environment"), ("INVALID_DEVICE", "environment"), ("DRV", "environment"),
     ("SOC_VERSION", "environment"),  # the runtime could not identify the chip: install or container
+    # initialised twice or not at all: two parts of one process set the runtime up (integration)
+    ("REPEAT_INITIALIZE", "environment"), ("UNINITIALIZE", "environment"),
     # the graph engine refused what the application handed it (a model file, its path, its
     # parameters): the 1xxxxx "caller or environment" band of GE, not a fault of the run
     ("GE_PARAM_INVALID", "environment"), ("GE_EXEC_MODEL", "environment"), ("GE_EXEC_NOT_INIT", "environment"),

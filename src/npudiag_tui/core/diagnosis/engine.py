@@ -39,18 +39,24 @@ def _order_key(ev: ErrorEvent, source_order: dict[int, int], settled: dict[int, 
 
 
 def settled_times(events: list[ErrorEvent]) -> dict[int, int | None]:
-    """The time each event sorts by. Within one file, a stamp cut to the whole second that falls
-    in the same second as a finer stamp above it (a worker logger printing `06:43:02` after glog's
-    `06:43:02.966156`) does not say the line came first: it sorts with the line above, and the
-    file's order decides. The times shown stay the lines' own."""
+    """The time each event sorts by. A stamp cut to the whole second (`06:43:02`) says the line
+    was printed somewhere in that second, not that it came before a finer stamp inside it:
+    - within one file, after a finer stamp above it (a worker logger after glog's
+      `06:43:02.966156`), it sorts with the line above, and the file's order decides;
+    - against another file's finer stamps (a plog's `06:43:02.747057`), a console line sorts at
+      the end of its second: a logger that prints to the second usually relays what a finer log
+      recorded (a plog's or a device log's stamp is to the µs, even when it reads `.000.000`).
+    The times shown stay the lines' own."""
     out: dict[int, int | None] = {}
     last: dict[int, int] = {}
     for ev in sorted(events, key=lambda e: (e.ref.file_id, e.ref.line)):
         t = ev.time
         if t is not None:
             prev = last.get(ev.ref.file_id)
-            if prev is not None and t % US == 0 and t < prev < t + US:
+            if t % US == 0 and prev is not None and t < prev < t + US:
                 t = prev
+            elif t % US == 0 and ev.stream is Stream.STDOUT:  # plog and device stamps are to the µs
+                t += US - 1
             last[ev.ref.file_id] = t
         out[id(ev)] = t
     return out
@@ -177,7 +183,9 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
             keep = prev + keep
         else:
             break
-    start = keep[0].time
+    # the events are in sorting order (settled_times), where a stamp cut to the second sorts at
+    # its second's end: the episode starts at its earliest time, not at its first event's
+    start = min(e.time for e in keep)  # type: ignore[type-var]
     stale = {id(e) for e in timed if e.time < start}  # type: ignore[operator]
     for e in events:
         if id(e) in stale:

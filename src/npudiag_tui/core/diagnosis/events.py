@@ -104,9 +104,11 @@ _WRAPPER_TEXT = re.compile(
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"
+    r"EngineCore failed to start|"
     r"^\s*raise |^\s*\(function \w+\)|"
     # a header that introduces the error printed under it (`[ConvertLinalgRToBinary] encounters error:`)
-    r"\bencounter(?:s|ed)? (?:an? )?errors?:\s*$|\bthe following errors?:\s*$|"
+    # (`Failed to import X because of the following error (look up to see its traceback):`)
+    r"\bencounter(?:s|ed)? (?:an? )?errors?:\s*$|\bthe following errors?(?: \([^()]{0,60}\))?:\s*$|"
     # a compiler's summary that its pass pipeline failed; the pass's own diagnostics say why
     r"\bFailed to run [\w ]{1,40} pipeline\b"
 )

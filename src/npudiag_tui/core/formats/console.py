@@ -137,7 +137,9 @@ def parse_cann_detail(text: str) -> CannDetail | None:
         return None
     banner = lead is not None and stamp is None and pid is None and bool(_BANNER_TEXT.match(message))
     two_space = lead is not None and stamp is None and pid is None and t[len(lead):len(lead) + 2] == "  "
-    if not (stamp or banner or two_space or (pid and paren)):
+    # torch_npu's `call aclnnX failed, detail:CODE: …` marks the detail itself: a report whose PID
+    # and stamp were masked (`[PID: xxx] 2025-xx-xx-17:44:xxx`) keeps it
+    if not (stamp or banner or two_space or (pid and paren) or (inline is not None and lead is not None)):
         return None
     return CannDetail(code, int(pid) if pid else None, stamp, (title or "").strip() or None, message.strip(), banner)
 

@@ -11,7 +11,7 @@ from test_window import fixture_ws, generated  # noqa: F401  (the same trees: fi
 from npudiag_tui.core import views
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
-from npudiag_tui.core.views import FilterSpec
+from npudiag_tui.core.views import FilterSpec, SearchBook
 from npudiag_tui.core.workspace import Workspace
 
 
@@ -189,3 +189,29 @@ def test_a_clock_that_steps_back_keeps_the_full_merge_order(tmp_path):
     assert full.build()
     win = views.whole_files(ws, [0, 1], indexed=True)
     assert [win.at(i) for i in range(len(win))] == [full.at(i) for i in range(len(full))]
+
+
+def test_search_book_keeps_only_the_current_searchs_answer_and_orders_hits_by_time():
+    book = SearchBook()
+    first = book.start("boom")
+    assert book.running and book.position((0, 1), lambda f, ln: None) == "searching…"
+    second = book.start("bang")  # typed again before the first answered
+    assert not book.adopt({0: array("I", [9])}, first)  # the stale answer is dropped
+    assert book.running
+    times = {(0, 4): 30, (1, 2): 10, (1, 7): 20}
+    assert book.adopt({0: array("I", [4]), 1: array("I", [2, 7])}, second)
+    assert not book.running and book.total == 3
+    assert sorted(book.refs()) == [(0, 4), (1, 2), (1, 7)]
+    when = lambda f, ln: times[(f, ln)]  # noqa: E731
+    assert book.position((1, 2), when) == "hit 1/3"  # in time order over the files, not file order
+    assert book.position((0, 4), when) == "hit 3/3"
+    assert book.position((0, 5), when) == "3 hits"  # the cursor is on no hit
+    book.start("")
+    assert not book.running
+
+
+def test_search_book_stopped_has_no_hits():
+    book = SearchBook()
+    book.start("slow")
+    book.stop()
+    assert not book.running and book.total == 0 and book.refs() == []

@@ -131,7 +131,7 @@ async def test_search_and_hits(tree):
         await pilot.press(*"link down")
         await pilot.press("enter")
         await settle(pilot)
-        assert app.search_matches is not None
+        assert app.search.matches is not None
         assert "link down" in cursor_text(app, view)
         first = view.cursor
         await pilot.press("n")

@@ -53,7 +53,7 @@ async def test_filter_regex_is_smart_case_like_search(tree):
         assert app.view("plog").count > 0  # lower case matched "RunGraph"
         await pilot.press("slash", *"RUNGRAPH", "enter")  # a capital: exact case, no line says it
         await settle(pilot)
-        assert app.search_matches == {} or sum(len(a) for a in app.search_matches.values()) == 0
+        assert app.search.matches == {} or sum(len(a) for a in app.search.matches.values()) == 0
 
 
 async def test_rank_dialog_reaches_all_and_cancel_by_keyboard(tree):

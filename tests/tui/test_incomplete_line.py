@@ -75,8 +75,8 @@ async def test_an_incomplete_last_line_is_a_marked_row_searchable_and_the_anchor
         # the search finds it and goes to it
         pane.set_cursor(0)
         app.start_search("died at step")
-        await wait_for(pilot, lambda: app.search_matches is not None, "the search ended")
-        assert {f: list(lines_) for f, lines_ in app.search_matches.items()} == {ref[0]: [ref[1]]}
+        await wait_for(pilot, lambda: app.search.matches is not None, "the search ended")
+        assert {f: list(lines_) for f, lines_ in app.search.matches.items()} == {ref[0]: [ref[1]]}
         await wait_for(pilot, lambda: pane.cursor == lines, "the search went to the row")
 
         # the newline arrives: the same reference is a normal line, shown once

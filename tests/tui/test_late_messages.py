@@ -31,7 +31,7 @@ def _late_messages(app) -> list:
         LinesAppended(fids),
         LinesCounted((), 1, 2),
         MarksReady({}),
-        SearchDone({}, app.search_generation),
+        SearchDone({}, app.search.generation),
         DiagnosisReady(app.diagnosis),
     ]
 

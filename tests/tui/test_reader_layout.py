@@ -113,7 +113,7 @@ async def test_search_hits_are_walked_across_panes_and_counted():
         view = app.focused
         assert isinstance(view, LogView) and view.pane in ("hccl", "device")  # the HCCL pane shows HCCP lines too
         status = app.query_one("#status-text").render().plain
-        total = sum(len(a) for a in app.search_matches.values())
+        total = sum(len(a) for a in app.search.matches.values())
         assert f"/{'link'} hit " in status and f"/{total}" in status
         app.marks_in_focused_only = True  # x: only the focused pane
         app.view("console").focus()
@@ -224,7 +224,7 @@ async def test_a_running_search_shows_progress_and_escape_stops_it(monkeypatch):
         assert "searching…" in app.query_one("#status-text").render().plain
         await pilot.press("escape")
         await pilot.pause()
-        assert app.search_matches == {}
+        assert app.search.matches == {}
         assert any("stopped" in str(n.message) for n in notices)
         await pilot.press("j")  # keys still work
         deadline = time.monotonic() + 10

@@ -40,4 +40,4 @@ async def test_a_search_waiting_for_the_count_says_so_and_escape_stops_it(gated_
 
         gated_count.touch()  # the count ends: the stopped search stays stopped
         await settle(pilot)
-        assert app.search_matches == {} and WAITING not in status()
+        assert app.search.matches == {} and WAITING not in status()

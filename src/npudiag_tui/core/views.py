@@ -263,6 +263,67 @@ class MarkBook:
         return out
 
 
+class SearchBook:
+    """The `/` search as the interface knows it: the term, the generation that tells a running
+    search's answer from a stale one, the matching lines once it answered, and their time order
+    for `hit k/N`. Pure, so the app only asks and hands answers over."""
+
+    HIT_ORDER_CAP = 5000  # hits put in time order for `hit k/N` (each needs the line's time)
+
+    def __init__(self) -> None:
+        self.term = ""
+        self.generation = 0
+        self.matches: dict[int, array] | None = None  # file id -> matching lines; None while running
+        self._order: dict[tuple[int, int], int] | None = None
+
+    def start(self, term: str) -> int:
+        """A new search (an empty term clears it): its generation, for the worker's answer."""
+        self.term = term
+        self.generation += 1
+        self.matches = None
+        self._order = None
+        return self.generation
+
+    def adopt(self, matches: dict[int, array], generation: int) -> bool:
+        """Take the worker's answer; False (and nothing kept) when a newer search replaced it."""
+        if generation != self.generation:
+            return False
+        self.matches = matches
+        self._order = None
+        return True
+
+    @property
+    def running(self) -> bool:
+        return bool(self.term) and self.matches is None
+
+    def stop(self) -> None:
+        """Escape on a running search: it ends with no hit."""
+        self.matches = {}
+        self._order = None
+
+    @property
+    def total(self) -> int:
+        return sum(len(a) for a in (self.matches or {}).values())
+
+    def refs(self) -> list[tuple[int, int]]:
+        """(file, line) of every hit."""
+        return [(fid, ln) for fid, lines in (self.matches or {}).items() for ln in lines]
+
+    def position(self, ref: tuple[int, int] | None, line_time: Callable[[int, int], int | None]) -> str:
+        """`hit k/N` (k in time order over every file) when `ref` is a hit, else the total;
+        `searching…` while the search runs. `line_time` gives a line's time (the time model's)."""
+        if self.matches is None:
+            return "searching…"
+        total = self.total
+        if ref is None or ref[0] not in self.matches or total > self.HIT_ORDER_CAP:
+            return f"{total:,} hits"
+        if self._order is None:
+            keys = sorted((line_time(f, ln) or 0, f, ln) for f, lines in self.matches.items() for ln in lines)
+            self._order = {(f, ln): k for k, (_, f, ln) in enumerate(keys)}
+        k = self._order.get((ref[0], ref[1]))
+        return f"hit {k + 1}/{total:,}" if k is not None else f"{total:,} hits"
+
+
 class TimeAxis:
     """A merged view's scrollbar by time, not by line: the thumb sits at the cursor's moment
     between the first and the last line's time, and dragging it to a fraction goes to that

@@ -138,9 +138,7 @@ class NpuDiagApp(App[int]):
         self.cascade_index = -1
         self.candidate_index = -1
         self.generation = 0
-        self.search_generation = 0
-        self.search_term = ""
-        self.search_matches: dict[int, array] | None = None  # file_id -> matching lines
+        self.search = views.SearchBook()  # the `/` search: term, generation, matches, hit order
         self._merged_generation = -1
         self._pending_anchor_jump = True
         self._pending_sources = 0
@@ -155,7 +153,6 @@ class NpuDiagApp(App[int]):
         self.wrap_all = False
         self._panel_choice: bool | None = None
         self.marks_in_focused_only = False
-        self._hit_order: tuple[int, dict[tuple[int, int], int]] | None = None
         self._pane_shown: dict[str, bool] = {}
 
     # ------------------------------------------------------------------ layout
@@ -180,7 +177,7 @@ class NpuDiagApp(App[int]):
         """True when indexing, diagnosis and source building are all finished (tests, screenshots)."""
         if self.phase is not Phase.READY or (self.diagnosis is None and self.diagnosis_error is None):
             return False
-        if not self.mark_book.ready or self._pending_sources or (self.search_term and self.search_matches is None):
+        if not self.mark_book.ready or self._pending_sources or self.search.running:
             return False
         # the live watcher's watch worker runs for as long as the app follows: not work to wait for
         return not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers
@@ -799,9 +796,8 @@ class NpuDiagApp(App[int]):
 
     @while_running
     def on_search_done(self, message: SearchDone) -> None:
-        if message.generation != self.search_generation:
+        if not self.search.adopt(message.matches, message.generation):
             return
-        self.search_matches = message.matches
         for v in self.views() + [self.view("merged")]:
             v.invalidate_marks()
         total = sum(len(a) for a in message.matches.values())
@@ -1002,9 +998,9 @@ class NpuDiagApp(App[int]):
         text.append(f"{view.title} ", "bold")
         # a search waits for the count (uncounted files read as empty): seconds on a 1 GB tree,
         # said first, where a narrow terminal keeps it (the count's progress is beside it)
-        waiting = bool(self.search_term and self.search_matches is None and self.ws.pending)
+        waiting = self.search.running and bool(self.ws.pending)
         if waiting:
-            text.append(f"/{visible(self.search_term)} search: waiting for the line count…  ", "magenta")
+            text.append(f"/{visible(self.search.term)} search: waiting for the line count…  ", "magenta")
         elif self.phase is Phase.COUNTING:  # positions and totals are not final yet
             text.append(f"{Phase.COUNTING.value}… ", "dim")
         else:
@@ -1014,8 +1010,10 @@ class NpuDiagApp(App[int]):
         if when is not None and when.us is not None:
             text.append(f"{'~' if when.estimated else ''}{format_us(when.us)} ", "cyan")
         # short facts first, the file path last: a narrow terminal cuts the end of the line
-        if self.search_term and not waiting:
-            text.append(f"/{visible(self.search_term)} {self._hit_position(ref)}  ", "magenta")
+        if self.search.term and not waiting:
+            times = self.ws.times
+            text.append(f"/{visible(self.search.term)} {self.search.position(ref, lambda f, ln: times.line_time(f, ln).us)}  ",
+                        "magenta")
         entries = self.cascade_entries() if self.diagnosis is not None else []
         if entries and self.cascade_index >= 0:
             text.append(f"cascade {min(self.cascade_index, len(entries) - 1) + 1}/{len(entries)}  ", "yellow")
@@ -1026,25 +1024,6 @@ class NpuDiagApp(App[int]):
         if ref is not None:
             text.append(f"{visible(self.ws.files[ref[0]].display)}:{ref[1] + 1}", "dim")
         bar.set_text(text)
-
-    _HIT_ORDER_CAP = 5000  # hits put in time order for `hit k/N` (each needs the line's time)
-
-    def _hit_position(self, ref: tuple[int, int] | None) -> str:
-        """`hit k/N` (k in time order over all panes) when the cursor is on a hit, else the
-        total; `searching…` while the search runs."""
-        matches = self.search_matches
-        if matches is None:
-            return "searching…"
-        total = sum(len(a) for a in matches.values())
-        if ref is None or ref[0] not in matches or total > self._HIT_ORDER_CAP:
-            return f"{total:,} hits"
-        order = self._hit_order
-        if order is None or order[0] != self.search_generation:
-            times = self.ws.times
-            keys = sorted(((times.line_time(f, ln).us or 0), f, ln) for f, lines in matches.items() for ln in lines)
-            order = self._hit_order = (self.search_generation, {(f, ln): k for k, (_, f, ln) in enumerate(keys)})
-        k = order[1].get(tuple(ref))
-        return f"hit {k + 1}/{total:,}" if k is not None else f"{total:,} hits"
 
     # ------------------------------------------------------------------ marks (errors, warnings, search)
     # A mark is a line the e/E, w/W and n/N keys walk: (file id, line, level) for the level
@@ -1065,10 +1044,7 @@ class NpuDiagApp(App[int]):
         if kind == "warnings":
             return [(f, ln) for f, ln, lv in self._current_level_marks() if lv == Level.WARNING]
         if kind == "search":
-            out = []
-            for fid, lines in (self.search_matches or {}).items():
-                out.extend((fid, ln) for ln in lines)
-            return out
+            return self.search.refs()
         return []
 
     def _next_mark_in(self, view: LogView, kind: str, forward: bool, wrap: bool) -> int | None:
@@ -1161,18 +1137,18 @@ class NpuDiagApp(App[int]):
     def action_search(self) -> None:
         box = self.query_one("#search", Input)
         box.display = True
-        box.value = self.search_term
+        box.value = self.search.term
         # now, not after the queue (`focus()` defers): keys typed right after `/` are the term's
         self.set_focus(box)
 
     def action_close_search(self) -> None:
         """Escape: closes the search box, else stops a search still running."""
         box = self.query_one("#search", Input)
-        if not box.display and self.search_term and self.search_matches is None:
+        if not box.display and self.search.running:
             self.workers.cancel_group(self, "search")
-            self.search_matches = {}
+            self.search.stop()
             self.query_one(StatusBar).set_progress(None)
-            self.notify(f"search /{self.search_term} stopped", markup=False)
+            self.notify(f"search /{self.search.term} stopped", markup=False)
             self._update_status()
             return
         if box.display:
@@ -1189,9 +1165,7 @@ class NpuDiagApp(App[int]):
         self.start_search(term)
 
     def start_search(self, term: str) -> None:
-        self.search_term = term
-        self.search_generation += 1
-        self.search_matches = None
+        generation = self.search.start(term)
         for v in self.views() + [self.view("merged")]:
             v.invalidate_marks()
         if not term:
@@ -1211,17 +1185,17 @@ class NpuDiagApp(App[int]):
         self._update_status()
         # plain words: a lower-cased substring search is far faster than re.I over gigabytes
         literal = None if sensitive or re.search(r"[\\^$.|?*+()\[\]{}]", term) else term.lower().encode("utf-8")
-        self.search_worker(bytes_re, self.search_generation, literal, term)
+        self.search_worker(bytes_re, generation, literal, term)
 
     def action_next_hit(self) -> None:
-        if self.search_matches is None:
-            self.notify("no search yet (press /)" if not self.search_term else "searching…", markup=False)
+        if self.search.matches is None:
+            self.notify("no search yet (press /)" if not self.search.term else "searching…", markup=False)
             return
         self._goto_mark("search", True)
 
     def action_prev_hit(self) -> None:
-        if self.search_matches is None:
-            self.notify("no search yet (press /)" if not self.search_term else "searching…", markup=False)
+        if self.search.matches is None:
+            self.notify("no search yet (press /)" if not self.search.term else "searching…", markup=False)
             return
         self._goto_mark("search", False)
 

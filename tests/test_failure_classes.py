@@ -1706,3 +1706,38 @@ def test_initialising_the_runtime_twice_is_the_environment(tmp_path):
         "[Error]: Repeated initialization or repeated loading.\n"})
     assert "error code is 100002" in anchor_text(ws, d)
     assert d.category == "environment"
+
+
+def test_a_check_on_a_calls_status_relays_the_callees_own_error(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "F20260511 npu_conv.cpp:43] Check failed: workspace_status == 0\n"
+        "call aclnnFooConv failed, detail:EH9999: Inner Error!\n"
+        "FooConv do tiling failed, ret is -1.\n"})
+    assert anchor_text(ws, d) == "FooConv do tiling failed, ret is -1."
+    assert d.category == "operator"
+    # look-alike: a check on the values themselves is the cause
+    ws, d = diagnose(tmp_path / "shape", {"serve.log":
+        "F20260511 npu_conv.cpp:43] Check failed: input.size(0) == weight.size(1)\n"
+        "call aclnnFooConv failed, detail:EH9999: Inner Error!\n"})
+    assert "Check failed: input.size(0)" in anchor_text(ws, d)
+
+
+def test_a_node_without_npus_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "(EngineCore_DP0 pid=14) ERROR 03-11 10:01:22 [core.py:718] ValueError: Current node has no NPU available. "
+        "current_node_resource={'CPU': 192.0, 'GPU': 8.0}\n"})
+    assert d.category == "environment"
+
+
+def test_a_statements_first_column_error_explains_those_printed_before_it(tmp_path):
+    build = ("/tmp/k.cpp:111:41: error: unexpected type name 'half': expected expression\n"
+             "/tmp/k.cpp:111:45: error: expected ';' after expression\n"
+             "/tmp/k.cpp:111:27: error: no member named 'copy_a_to_b' in namespace 'tl::ns'\n"
+             "/tmp/k.cpp:111:51: error: expected unqualified-id\n"
+             "4 errors generated.\n")
+    ws, d = diagnose(tmp_path, {"build.log": build})
+    assert "no member named 'copy_a_to_b'" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: errors on different lines keep the order they were printed in
+    ws, d = diagnose(tmp_path / "lines", {"build.log": build.replace("111:27", "112:27")})
+    assert "unexpected type name 'half'" in anchor_text(ws, d)

@@ -64,6 +64,10 @@ _RELAY = re.compile(
     r"ProcLogicCqReport:|^Task run failed, device_id=\d+, stream_id=|"
     r"^add error register:"  # the runtime saving a core's registers before it prints the fault
 )
+# glog's CHECK on a call's returned status (`Check failed: workspace_status == 0`, `ret ==
+# ACL_SUCCESS`): it only says the call failed; the callee's own error says why
+_STATUS_CHECK = re.compile(r"\bCheck failed: \(?\w*(?:status|ret|result|err(?:or)?|rc|code)\)? ?(?:==|!=) ?"
+                           r"\(?(?:0|\w*SUCCESS\w*|\w*OK)\)?(?: \(.{0,40}\))?\s*$")
 # a detail that only says the call's arguments or context were wrong, or that fetching the error
 # message itself failed: the block's deeper lines (a driver call, a device exception) explain it
 _GENERIC_DETAIL = re.compile(
@@ -340,6 +344,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.WRAPPER, Level.ERROR, info
     if B.COMMAND_FAILED.search(stripped):
         return K.RELAY, Level.ERROR, info
+    if _STATUS_CHECK.search(stripped):
+        return K.RELAY, Level.ERROR, info
     if _UNSPECIFIED.search(stripped):
         return K.WRAPPER, Level.ERROR, info
     # an error printed as a chain of causes (uv, cargo, miette: `x Failed to build`, `|-> Failed
@@ -548,6 +554,7 @@ class EventBuilder:
         _demote_message_fetch(events)
         _promote_lone_status(events)
         _assertion_explains_fault(events)
+        _statement_errors_follow_its_first(events)
         _json_record_cause(events, self.times.indexes)
         off = self.times.offsets.get(self.source.source_id, 0)  # read on the source's clock: now moved by its offset
         for ev in events if off else ():
@@ -1018,6 +1025,29 @@ def _assertion_explains_fault(events: list[ErrorEvent]) -> None:
                 trap.kind = K.RELAY
                 if trap.time is not None and (ev.time is None or ev.time > trap.time):
                     ev.time, ev.time_inherited = trap.time, True
+
+
+def _statement_errors_follow_its_first(events: list[ErrorEvent]) -> None:
+    """A compiler reports one statement's errors out of source order when one comes from a later
+    phase (`no member named 'f'` at column 27, printed after the parse errors at columns 41 and
+    45 that the unknown name caused). The error at the statement's first column explains those
+    further along the same line; they relay it."""
+    first: dict[tuple[int, str, int], tuple[int, ErrorEvent]] = {}
+    located: list[tuple[tuple[int, str, int], int, ErrorEvent]] = []
+    for ev in events:
+        if ev.kind != K.PLOG:
+            continue
+        m = B.DIAGNOSTIC_AT.search(ev.text)
+        if m is None:
+            continue
+        where, column = (ev.ref.file_id, m.group(1), int(m.group(2))), int(m.group(3))
+        located.append((where, column, ev))
+        if where not in first or column < first[where][0]:
+            first[where] = (column, ev)
+    for where, column, ev in located:
+        leader = first[where][1]
+        if leader is not ev and column > first[where][0] and leader.ref.line > ev.ref.line:
+            ev.kind = K.RELAY  # printed before the error that caused it
 
 
 # A failure record printed as JSON, one field a line (a converter's check report): the verdict

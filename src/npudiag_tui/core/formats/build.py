@@ -11,6 +11,8 @@ import re
 # (`Output of ascend_compiler: `)
 COMPILER_DIAGNOSTIC = re.compile(
     r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+:\d+|loc\(.{0,400}?\)): (?:fatal )?error: ")
+# where a compiler's error points: (file, line, column)
+DIAGNOSTIC_AT = re.compile(r"(?:^|\s)([\w./+-]+\.\w{1,4}):(\d+):(\d+): (?:fatal )?error: ")
 CMAKE_ERROR = re.compile(r"^CMake Error\b")
 # CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
 # configure step asking what the machine has, not an error

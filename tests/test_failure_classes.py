@@ -1741,3 +1741,36 @@ def test_a_statements_first_column_error_explains_those_printed_before_it(tmp_pa
     # look-alike: errors on different lines keep the order they were printed in
     ws, d = diagnose(tmp_path / "lines", {"build.log": build.replace("111:27", "112:27")})
     assert "unexpected type name 'half'" in anchor_text(ws, d)
+
+
+def test_a_paste_with_line_numbers_keeps_its_grammar(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "  1120\t[ERROR] 2026-03-11-10:00:06 (PID:374, Device:0, RankID:-1) ERR00100 PTA call acl api failed.\n"
+        "  1121\tEH9999: Inner Error!\n"
+        "  1122\t        rtStreamEndCapture execute failed, reason=[capture model contains a stream that was not "
+        "joined to the original stream][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+        "  1123\tEH9999: [PID: 374] 2026-03-11-10:00:06.119.103 end capture stream failed, runtime result = 107025"
+        "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+        "  1124\t2026-03-11 10:00:06,120 - __main__ - ERROR - Please check your model paths and configuration.\n"})
+    assert "capture" in anchor_text(ws, d)
+    assert d.category == "compile"
+
+
+def test_a_device_pytorch_does_not_know_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "RuntimeError: Expected one of cpu, cuda, xpu, meta, hpu, privateuseone device type at start of device "
+        "string: npu\n"})
+    assert d.category == "environment"
+
+
+def test_compiler_and_cmake_grammar_hold_under_a_launchers_prefix(tmp_path):
+    ws, d = diagnose(tmp_path, {"build.log":
+        "[rank3]:/tmp/k.cpp:111:41: error: unexpected type name 'half': expected expression\n"
+        "[rank3]:/tmp/k.cpp:111:27: error: no member named 'copy_a_to_b' in namespace 'tl::ns'\n"})
+    assert "no member named 'copy_a_to_b'" in anchor_text(ws, d)
+    ws, d = diagnose(tmp_path / "cmake", {"build.log":
+        "[rank3]:CMake Error at /opt/cann/lib64/cmake/FooConfig.cmake:20 (include):\n"
+        "[rank3]:  include could not find requested file:\n"
+        "[rank3]:\n"
+        "[rank3]:    /opt/cann/lib64/cmake/foo-targets.cmake\n"})
+    assert d.category == "environment"

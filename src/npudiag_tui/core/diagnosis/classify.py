@@ -59,7 +59,9 @@ _ENV_TEXT = re.compile(
     # a package that lacks what its caller was built against (`module 'torch_npu' has no attribute
     # '_npu_flash_attention'`), or a build for another chip than the one present
     r"\bmodule '[\w.]+' has no attribute\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
-    r"no NPU device|\bno NPUs? (?:is )?available\b|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
+    r"no NPU device|\bno NPUs? (?:is )?available\b|"
+    # PyTorch does not know the device named (`npu` before torch_npu registers it)
+    r"\bdevice type at start of device string\b|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
     r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]ed? failed|"
     # the driver's management library absent, or the device held by another process or container
     r"(?i:\bdcmi\w*\b.{0,40}library ?not ?found)|\bdevice is (?:used|busy|occupied|in use)\b|"

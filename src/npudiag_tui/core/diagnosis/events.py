@@ -694,7 +694,7 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
         return False
     if not text.strip() or not (_message_line(text) or (
             # CMake's message is the indented block under its header, a colon at its end or not
-            text[:1].isspace() and B.CMAKE_ERROR.match(C.clean(header.text).strip()))):
+            text[:1].isspace() and B.CMAKE_ERROR.match(C.strip_prefixes(C.clean(header.text))[0].strip()))):
         return False
     header.kind, state.message_of = K.WRAPPER, None
     return True
@@ -1037,7 +1037,7 @@ def _statement_errors_follow_its_first(events: list[ErrorEvent]) -> None:
     for ev in events:
         if ev.kind != K.PLOG:
             continue
-        m = B.DIAGNOSTIC_AT.search(ev.text)
+        m = B.DIAGNOSTIC_AT.search(C.strip_prefixes(C.clean(ev.text))[0])  # past a launcher's prefix
         if m is None:
             continue
         where, column = (ev.ref.file_id, m.group(1), int(m.group(2))), int(m.group(3))

@@ -55,7 +55,8 @@ _BRACKET_LOGGER = re.compile(
 # as `[RAW SERVER]`, and an application's own label (`CANN error: `, `RecentErrMsg: `) in front of a
 # CANN code or block. A bounded set, tried a bounded number of times, so a line cannot make it loop.
 _ENVELOPE = re.compile(
-    r"^(?:> ?|`{1,3}(?=\S)|E {7}|[\w.-]+ {2,}\| |\[[A-Z]+ [A-Z]+\] )"  # pytest's `E` column is 8 wide
+    r"^(?:> ?|`{1,3}(?=\S)|E {7}|[\w.-]+ {2,}\| |\[[A-Z]+ [A-Z]+\] "  # pytest's `E` column is 8 wide
+    r"| *\d{1,7}\t)"  # a line number and a tab: a paste from `cat -n` or an editor
 )
 _APP_LABEL = re.compile(
     r"^(?:\[ERROR\] )?(?:[\w./-]+:\d+: )?(?![EW][0-9A-Z]\d{4}\b)[A-Za-z][\w]*(?: [A-Za-z]\w*)? ?(?:error|Error|ERROR|ErrMsg|Msg)?: ?"

@@ -1035,7 +1035,7 @@ def _statement_errors_follow_its_first(events: list[ErrorEvent]) -> None:
     first: dict[tuple[int, str, int], tuple[int, ErrorEvent]] = {}
     located: list[tuple[tuple[int, str, int], int, ErrorEvent]] = []
     for ev in events:
-        if ev.kind != K.PLOG:
+        if ev.kind != K.PLOG or "error: " not in ev.text:  # a plog line, not a compiler's
             continue
         m = B.DIAGNOSTIC_AT.search(C.strip_prefixes(C.clean(ev.text))[0])  # past a launcher's prefix
         if m is None:

@@ -800,7 +800,7 @@ class NpuDiagApp(App[int]):
             return
         for v in self.views() + [self.view("merged")]:
             v.invalidate_marks()
-        total = sum(len(a) for a in message.matches.values())
+        total = self.search.total
         more = " (truncated)" if message.truncated else ""
         self.notify(f"{total:,} matching lines{more}", markup=False)
         self._goto_mark("search", True, wrap=True)
@@ -1012,8 +1012,8 @@ class NpuDiagApp(App[int]):
         # short facts first, the file path last: a narrow terminal cuts the end of the line
         if self.search.term and not waiting:
             times = self.ws.times
-            text.append(f"/{visible(self.search.term)} {self.search.position(ref, lambda f, ln: times.line_time(f, ln).us)}  ",
-                        "magenta")
+            hit = self.search.position(ref, lambda f, ln: times.line_time(f, ln).us)
+            text.append(f"/{visible(self.search.term)} {hit}  ", "magenta")
         entries = self.cascade_entries() if self.diagnosis is not None else []
         if entries and self.cascade_index >= 0:
             text.append(f"cascade {min(self.cascade_index, len(entries) - 1) + 1}/{len(entries)}  ", "yellow")

@@ -143,3 +143,15 @@ def test_a_window_serves_the_same_order_only_for_the_same_files_and_offsets(gene
     finally:
         generated.set_clock_offset(path, 0.0)
     assert win.same_order(WindowTimeline(generated, fids))
+
+
+def test_next_position_follows_a_new_marks_list(generated):
+    ws = generated
+    win = WindowTimeline(ws, [f.file_id for f in ws.files])
+    rng = random.Random(3)
+    picks = sorted(rng.sample(range(1, len(win)), 20))
+    marks = [win.at(i) for i in picks]
+    assert win.next_position(marks, 0, True) == picks[0]
+    later = [win.at(i) for i in picks[5:]]  # another list of marks: its own answer, not the first's
+    assert win.next_position(later, 0, True) == picks[5]
+    assert win.next_position(marks, picks[0], True) == picks[1]

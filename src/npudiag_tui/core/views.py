@@ -240,6 +240,9 @@ class MarkBook:
         self.scanned: dict[int, int] = {}  # file id -> lines the worker has read
         self._marks: list[tuple[int, int, int]] = []
         self._scan: list[tuple[int, int, int]] | None = None
+        # kind -> (the marks list it was read from, its length then, the refs): e/E and w/W read
+        # the refs at every press, and a big tree has tens of thousands of marks
+        self._refs: dict[str, tuple[list, int, list[tuple[int, int]]]] = {}
 
     def adopt(self, found: LevelMarks) -> None:
         """Take a `level_marks` answer; a file's lines already read are not added twice."""
@@ -249,6 +252,24 @@ class MarkBook:
             self.scanned[fid] = end
             self._marks.extend((fid, line, lvl) for line, lvl in items)
         self.ready = True
+        for kind in ("errors", "warnings"):  # now, not at the next e or w press
+            self._refs_of(self._marks, kind)
+
+    def refs(self, ws: "Workspace", indexed: bool, kind: str) -> list[tuple[int, int]]:
+        """(file, line) of the current marks of `kind` ("errors": ERROR and above, "warnings"),
+        worked out once per change of the marks."""
+        return self._refs_of(self.current(ws, indexed), kind)
+
+    def _refs_of(self, marks: list[tuple[int, int, int]], kind: str) -> list[tuple[int, int]]:
+        got = self._refs.get(kind)
+        if got is not None and got[0] is marks and got[1] == len(marks):
+            return got[2]
+        if kind == "errors":
+            refs = [(f, ln) for f, ln, lv in marks if lv >= Level.ERROR]
+        else:
+            refs = [(f, ln) for f, ln, lv in marks if lv == Level.WARNING]
+        self._refs[kind] = (marks, len(marks), refs)
+        return refs
 
     def current(self, ws: "Workspace", indexed: bool) -> list[tuple[int, int, int]]:
         """(file, line, level) of every mark known now: the worker's once it answered, else the
@@ -275,6 +296,7 @@ class SearchBook:
         self.generation = 0
         self.matches: dict[int, array] | None = None  # file id -> matching lines; None while running
         self._order: dict[tuple[int, int], int] | None = None
+        self._refs: tuple[dict[int, array] | None, list[tuple[int, int]]] | None = None
 
     def start(self, term: str) -> int:
         """A new search (an empty term clears it): its generation, for the worker's answer."""
@@ -306,8 +328,10 @@ class SearchBook:
         return sum(len(a) for a in (self.matches or {}).values())
 
     def refs(self) -> list[tuple[int, int]]:
-        """(file, line) of every hit."""
-        return [(fid, ln) for fid, lines in (self.matches or {}).items() for ln in lines]
+        """(file, line) of every hit (worked out once per answer: n/N read them at every press)."""
+        if self._refs is None or self._refs[0] is not self.matches:
+            self._refs = (self.matches, [(fid, ln) for fid, lines in (self.matches or {}).items() for ln in lines])
+        return self._refs[1]
 
     def position(self, ref: tuple[int, int] | None, line_time: Callable[[int, int], int | None]) -> str:
         """`hit k/N` (k in time order over every file) when `ref` is a hit, else the total;

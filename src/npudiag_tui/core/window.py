@@ -272,6 +272,8 @@ class WindowTimeline:
         self._grown_at: tuple[int, int] = (-1, -1)
         self._total = 0
         self._offsets = tuple(_offset(ws, f) for f in self.file_ids)
+        self._file_set = frozenset(self.file_ids)
+        self._marks_cache: tuple[object, int, dict[int, list[int]]] | None = None  # see _mark_counts
 
     def same_order(self, other: object) -> bool:
         """Whether `other` serves this very order (same files, same clock offsets): a source
@@ -488,6 +490,23 @@ class WindowTimeline:
         return out[residual:]
 
     # ------------------------------------------------------------------ marks
+    def _mark_counts(self, refs: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
+        """The marks' places in each file's feed, sorted; kept for the same refs list while the
+        view has not grown (e/E and w/W ask at every press, with tens of thousands of marks)."""
+        got = self._marks_cache
+        if got is not None and got[0] is refs and got[1] == len(self):
+            return got[2]
+        by_file: dict[int, list[int]] = {}
+        for f, line in refs:
+            by_file.setdefault(f, []).append(line)
+        counts_of = {}
+        for f, lines in by_file.items():
+            if f in self._file_set:
+                feed = self._feed(f)
+                counts_of[f] = sorted(c for c in (feed.count_of(ln) for ln in lines) if c is not None)
+        self._marks_cache = (refs, len(self), counts_of)
+        return counts_of
+
     def next_position(self, refs: Iterable[tuple[int, int]], position: int, forward: bool) -> int | None:
         """Position of the first of `refs` after (before) `position`, without positioning all
         of them: per file, only the mark next to the cursor's place in that file competes."""
@@ -495,19 +514,16 @@ class WindowTimeline:
             if not 0 <= position < len(self):
                 return None
             cur_f, cur_line = self.at(position)
-            by_file: dict[int, list[int]] = {}
-            for f, line in refs:
-                by_file.setdefault(f, []).append(line)
+            counts_of = self._mark_counts(refs)
             best: tuple[int, int, int] | None = None
             best_ref: tuple[int, int] | None = None
             cur_key = next(iter(self._feed(cur_f).keys_from(self._feed(cur_f).count_of(cur_line) or 0)), _NEG)
             orders = {f: k for k, f in enumerate(self.file_ids)}
             cur_sort = (cur_key, orders[cur_f], self._feed(cur_f).count_of(cur_line) or 0)
-            for f, lines in by_file.items():
+            for f, counts in counts_of.items():
                 if f not in orders:
                     continue
                 feed = self._feed(f)
-                counts = sorted(c for c in (feed.count_of(ln) for ln in lines) if c is not None)
                 if not counts:
                     continue
                 # the file's count at the cursor's key splits its marks into before / after

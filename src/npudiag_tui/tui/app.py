@@ -1039,10 +1039,8 @@ class NpuDiagApp(App[int]):
         return self.mark_book.current(self.ws, self.indexed)
 
     def _mark_refs(self, kind: str) -> list[tuple[int, int]]:
-        if kind == "errors":
-            return [(f, ln) for f, ln, lv in self._current_level_marks() if lv >= Level.ERROR]
-        if kind == "warnings":
-            return [(f, ln) for f, ln, lv in self._current_level_marks() if lv == Level.WARNING]
+        if kind in ("errors", "warnings"):
+            return self.mark_book.refs(self.ws, self.indexed, kind)
         if kind == "search":
             return self.search.refs()
         return []

@@ -221,13 +221,15 @@ def test_the_mark_books_refs_follow_its_marks(generated):
     ws = generated
     book = views.MarkBook()
     scan = book.current(ws, indexed=True)
-    assert book.refs(ws, True, "errors") == [(f, ln) for f, ln, lvl in scan if lvl >= Level.ERROR]
+    assert list(book.refs(ws, True, "errors")) == [(f, ln) for f, ln, lvl in scan if lvl >= Level.ERROR]
     found = views.level_marks(ws, {})
     first_file = min(found)
     book.adopt({first_file: found[first_file]})  # one file's marks, then the rest (a live tail)
-    errors = book.refs(ws, True, "errors")
+    errors = list(book.refs(ws, True, "errors"))
     assert errors and {f for f, _ in errors} == {first_file}
     book.adopt({f: v for f, v in found.items() if f != first_file})
     full = book.current(ws, indexed=True)
-    assert book.refs(ws, True, "errors") == [(f, ln) for f, ln, lvl in full if lvl >= Level.ERROR]
-    assert book.refs(ws, True, "warnings") == [(f, ln) for f, ln, lvl in full if lvl == Level.WARNING]
+    assert list(book.refs(ws, True, "errors")) == [(f, ln) for f, ln, lvl in full if lvl >= Level.ERROR]
+    assert list(book.refs(ws, True, "warnings")) == [(f, ln) for f, ln, lvl in full if lvl == Level.WARNING]
+    refs = book.refs(ws, True, "errors")
+    assert refs[0] == errors[0] and refs[-1] == next(reversed(list(refs))) and len(refs) == len(list(refs))

@@ -225,6 +225,30 @@ def scan_level_marks(ws: "Workspace") -> list[tuple[int, int, int]]:
     return out
 
 
+class MarkRefs:
+    """(file, line) pairs kept as two arrays: a big tree has a hundred thousand level marks, and
+    a list of tuples costs about eight times the memory. Iterates and indexes as pairs."""
+
+    __slots__ = ("files", "lines")
+
+    def __init__(self) -> None:
+        self.files = array("I")
+        self.lines = array("I")
+
+    def append(self, file_id: int, line: int) -> None:
+        self.files.append(file_id)
+        self.lines.append(line)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __iter__(self):
+        return zip(self.files, self.lines)
+
+    def __getitem__(self, k: int) -> tuple[int, int]:
+        return self.files[k], self.lines[k]
+
+
 class MarkBook:
     """The level marks the e/E and w/W keys walk, as the interface knows them: the engine's scan
     hits until the marks worker's pass (`level_marks`, incremental per file for the live tail)
@@ -238,11 +262,11 @@ class MarkBook:
         self.started = False  # the marks worker was asked for
         self.ready = False  # its answer arrived: the marks are the full pass's
         self.scanned: dict[int, int] = {}  # file id -> lines the worker has read
-        self._marks: list[tuple[int, int, int]] = []
-        self._scan: list[tuple[int, int, int]] | None = None
-        # kind -> (the marks list it was read from, its length then, the refs): e/E and w/W read
-        # the refs at every press, and a big tree has tens of thousands of marks
-        self._refs: dict[str, tuple[list, int, list[tuple[int, int]]]] = {}
+        self._marks = _Marks()
+        self._scan: _Marks | None = None
+        # kind -> (the marks it was read from, their count then, the refs): e/E and w/W read the
+        # refs at every press
+        self._refs: dict[str, tuple[_Marks, int, MarkRefs]] = {}
 
     def adopt(self, found: LevelMarks) -> None:
         """Take a `level_marks` answer; a file's lines already read are not added twice."""
@@ -250,38 +274,64 @@ class MarkBook:
             if end <= self.scanned.get(fid, 0):
                 continue
             self.scanned[fid] = end
-            self._marks.extend((fid, line, lvl) for line, lvl in items)
+            for line, lvl in items:
+                self._marks.append(fid, line, lvl)
         self.ready = True
         for kind in ("errors", "warnings"):  # now, not at the next e or w press
             self._refs_of(self._marks, kind)
 
-    def refs(self, ws: "Workspace", indexed: bool, kind: str) -> list[tuple[int, int]]:
+    def refs(self, ws: "Workspace", indexed: bool, kind: str) -> MarkRefs:
         """(file, line) of the current marks of `kind` ("errors": ERROR and above, "warnings"),
         worked out once per change of the marks."""
-        return self._refs_of(self.current(ws, indexed), kind)
+        return self._refs_of(self._current(ws, indexed), kind)
 
-    def _refs_of(self, marks: list[tuple[int, int, int]], kind: str) -> list[tuple[int, int]]:
+    def _refs_of(self, marks: "_Marks", kind: str) -> MarkRefs:
         got = self._refs.get(kind)
         if got is not None and got[0] is marks and got[1] == len(marks):
             return got[2]
-        if kind == "errors":
-            refs = [(f, ln) for f, ln, lv in marks if lv >= Level.ERROR]
-        else:
-            refs = [(f, ln) for f, ln, lv in marks if lv == Level.WARNING]
+        refs = MarkRefs()
+        for f, ln, lv in marks:
+            if (lv >= Level.ERROR) if kind == "errors" else (lv == Level.WARNING):
+                refs.append(f, ln)
         self._refs[kind] = (marks, len(marks), refs)
         return refs
 
     def current(self, ws: "Workspace", indexed: bool) -> list[tuple[int, int, int]]:
         """(file, line, level) of every mark known now: the worker's once it answered, else the
         engine's scan hits (kept once the index pass is complete)."""
+        return list(self._current(ws, indexed))
+
+    def _current(self, ws: "Workspace", indexed: bool) -> "_Marks":
         if self.ready:
             return self._marks
         if self._scan is not None and indexed:
             return self._scan
-        out = scan_level_marks(ws)
+        out = _Marks()
+        for f, ln, lv in scan_level_marks(ws):
+            out.append(f, ln, lv)
         if indexed:
             self._scan = out
         return out
+
+
+class _Marks:
+    """(file, line, level) triples as three arrays (see MarkRefs)."""
+
+    __slots__ = ("files", "lines", "levels")
+
+    def __init__(self) -> None:
+        self.files, self.lines, self.levels = array("I"), array("I"), array("B")
+
+    def append(self, file_id: int, line: int, level: int) -> None:
+        self.files.append(file_id)
+        self.lines.append(line)
+        self.levels.append(level)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __iter__(self):
+        return zip(self.files, self.lines, self.levels)
 
 
 class SearchBook:

@@ -273,7 +273,7 @@ class WindowTimeline:
         self._total = 0
         self._offsets = tuple(_offset(ws, f) for f in self.file_ids)
         self._file_set = frozenset(self.file_ids)
-        self._marks_cache: tuple[object, int, dict[int, list[int]]] | None = None  # see _mark_counts
+        self._marks_cache: tuple[object, int, dict[int, array]] | None = None  # see _mark_counts
 
     def same_order(self, other: object) -> bool:
         """Whether `other` serves this very order (same files, same clock offsets): a source
@@ -490,7 +490,7 @@ class WindowTimeline:
         return out[residual:]
 
     # ------------------------------------------------------------------ marks
-    def _mark_counts(self, refs: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
+    def _mark_counts(self, refs: Iterable[tuple[int, int]]) -> dict[int, array]:
         """The marks' places in each file's feed, sorted; kept for the same refs list while the
         view has not grown (e/E and w/W ask at every press, with tens of thousands of marks)."""
         got = self._marks_cache
@@ -503,7 +503,7 @@ class WindowTimeline:
         for f, lines in by_file.items():
             if f in self._file_set:
                 feed = self._feed(f)
-                counts_of[f] = sorted(c for c in (feed.count_of(ln) for ln in lines) if c is not None)
+                counts_of[f] = array("Q", sorted(c for c in (feed.count_of(ln) for ln in lines) if c is not None))
         self._marks_cache = (refs, len(self), counts_of)
         return counts_of
 

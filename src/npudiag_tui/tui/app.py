@@ -1034,11 +1034,9 @@ class NpuDiagApp(App[int]):
         for v in self.views() + [self.view("merged")]:
             v.invalidate_marks()
 
-    def _current_level_marks(self) -> list[tuple[int, int, int]]:
-        """The level marks: the marks worker's once it finished, the engine's scan until then."""
-        return self.mark_book.current(self.ws, self.indexed)
-
-    def _mark_refs(self, kind: str) -> list[tuple[int, int]]:
+    def _mark_refs(self, kind: str) -> "Sequence[tuple[int, int]]":
+        """The lines a kind of mark walks: level marks (the marks worker's once it finished, the
+        engine's scan until then) or search hits."""
         if kind in ("errors", "warnings"):
             return self.mark_book.refs(self.ws, self.indexed, kind)
         if kind == "search":

@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from npudiag_tui.core.formats.text import visible
 from npudiag_tui.core.formats.timestamps import format_us
-from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent, Level, LineRef
+from npudiag_tui.core.model import Candidate, Diagnosis, ErrorEvent, LineRef
 from npudiag_tui.core import views
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
 from npudiag_tui.core.views import PANES, STREAM_PANE as _STREAM_PANE, FilterSpec

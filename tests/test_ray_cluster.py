@@ -38,6 +38,29 @@ def test_without_ray_the_option_says_how_to_install(capsys, monkeypatch, tmp_pat
     assert len(err.strip().splitlines()) == 1 and "pip install 'npudiag-tui[cluster]'" in err
 
 
+def test_what_ray_prints_during_the_run_stays_off_the_reports_stdout(capsys, monkeypatch, tmp_path):
+    """Ray's threads print to the driver's stdout (`(raylet) A worker died…`) even without
+    log_to_driver; stdout carries `--report json`, so the run sends them to stderr."""
+    import types
+
+    from npudiag_tui import ray_run
+
+    noise = "(raylet) A worker died or was killed while executing a task"
+    fake = types.ModuleType("ray")
+    fake.init = lambda **kw: print(noise)
+    fake.nodes = lambda: (print(noise), [])[1]
+    fake.remote = lambda **kw: (lambda fn: fn)
+    fake.shutdown = lambda: print(noise)
+    strategies = types.ModuleType("ray.util.scheduling_strategies")
+    strategies.NodeAffinitySchedulingStrategy = object
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.setitem(sys.modules, "ray.util", types.ModuleType("ray.util"))
+    monkeypatch.setitem(sys.modules, "ray.util.scheduling_strategies", strategies)
+    assert ray_run.gather("127.0.0.1:6379", str(tmp_path)) == ([], [])
+    out, err = capsys.readouterr()
+    assert out == "" and err.count(noise) == 3
+
+
 def test_an_address_where_nothing_answers_fails_in_one_line_at_the_deadline(tmp_path):
     # Ray itself retries such an address for minutes; the driver must give up at its deadline,
     # say which address on one line, and the process must end (the connect thread is left behind).

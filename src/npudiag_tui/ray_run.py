@@ -12,8 +12,10 @@ Ray is an optional extra (`pip install 'npudiag-tui[cluster]'`); it is imported 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sys
 import threading
 import time
 from typing import Callable
@@ -85,11 +87,14 @@ def gather(address: str | None, logs: str, save: str | None = None, registry: li
         # a cluster on the loopback address: the driver must not announce the machine's own IP
         # (Ray would then look for the GCS there and wait for ever)
         extra["_node_ip_address"] = "127.0.0.1"
-    connect(ray, addr, extra, CONNECT_TIMEOUT_S if connect_timeout_s is None else connect_timeout_s)
-    try:
-        return _run(ray, NodeAffinitySchedulingStrategy, logs, save, registry or [], progress, timeout_s)
-    finally:
-        ray.shutdown()
+    # Ray's own threads print to the driver's stdout even without log_to_driver (`(raylet) A
+    # worker died…`): stdout carries the report (`--report json`), so they print to stderr
+    with contextlib.redirect_stdout(sys.stderr):
+        connect(ray, addr, extra, CONNECT_TIMEOUT_S if connect_timeout_s is None else connect_timeout_s)
+        try:
+            return _run(ray, NodeAffinitySchedulingStrategy, logs, save, registry or [], progress, timeout_s)
+        finally:
+            ray.shutdown()
 
 
 def connect(ray, addr: str, extra: dict, timeout_s: float) -> None:

@@ -503,7 +503,11 @@ class WindowTimeline:
         for f, lines in by_file.items():
             if f in self._file_set:
                 feed = self._feed(f)
-                counts_of[f] = array("Q", sorted(c for c in (feed.count_of(ln) for ln in lines) if c is not None))
+                if isinstance(feed, _PlogFeed):  # a plog line's place is its number
+                    n = feed.count()
+                    counts_of[f] = array("Q", sorted(ln for ln in lines if 0 <= ln < n))
+                else:
+                    counts_of[f] = array("Q", sorted(c for c in (feed.count_of(ln) for ln in lines) if c is not None))
         self._marks_cache = (refs, len(self), counts_of)
         return counts_of
 

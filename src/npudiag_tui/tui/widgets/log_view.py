@@ -345,8 +345,14 @@ class LogView(ScrollView, can_focus=True):
             i += run
 
     def positions_of(self, refs: Iterable[tuple[int, int]]) -> list[int]:
+        # the marks of every pane come here: a ref of a file this pane does not show is skipped
+        # before it is looked up (a console pane among tens of thousands of plog marks)
+        files = getattr(self.timeline, "file_ids", None)
+        shown = None if files is None else set(files) | {r[0] for r in self._incomplete_rows()}
         out = []
         for fid, line in refs:
+            if shown is not None and fid not in shown:
+                continue
             pos = self.position_of(fid, line)
             if pos is not None:
                 out.append(pos)

@@ -342,9 +342,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CONTEXT, Level.INFO, info
     if B.BUILD_SUMMARY.match(stripped):
         return K.WRAPPER, Level.ERROR, info
-    if B.COMMAND_FAILED.search(stripped):
-        return K.RELAY, Level.ERROR, info
-    if _STATUS_CHECK.search(stripped):
+    if B.COMMAND_FAILED.search(stripped) or _STATUS_CHECK.search(stripped):  # only says a call failed
         return K.RELAY, Level.ERROR, info
     if _UNSPECIFIED.search(stripped):
         return K.WRAPPER, Level.ERROR, info

@@ -524,9 +524,7 @@ class WindowTimeline:
             cur_key = next(iter(self._feed(cur_f).keys_from(self._feed(cur_f).count_of(cur_line) or 0)), _NEG)
             orders = {f: k for k, f in enumerate(self.file_ids)}
             cur_sort = (cur_key, orders[cur_f], self._feed(cur_f).count_of(cur_line) or 0)
-            for f, counts in counts_of.items():
-                if f not in orders:
-                    continue
+            for f, counts in counts_of.items():  # files of this view only (_mark_counts)
                 feed = self._feed(f)
                 if not counts:
                     continue

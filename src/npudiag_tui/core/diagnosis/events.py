@@ -456,6 +456,8 @@ def _joins_as_throw_site(text: str, hit: LineHit, open_block: ErrorEvent | None,
     """c10 prints where it threw (`Exception raised from OperationSetup at …`) under the message it
     threw, and a launcher prefixes only that message's first line: the site is a line of the event
     right above it in the file, whatever its channel, and tells which layer refused."""
+    if "raised from" not in text:  # every hit line passes here: a literal find first
+        return False
     throw = C.C10_THROW_RE.match(text.strip())
     if throw is None:
         return False

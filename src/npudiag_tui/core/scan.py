@@ -77,6 +77,11 @@ _EMPTY_MESSAGE_B = _as_bytes(_EMPTY_MESSAGE)
 _FRAME_B = _as_bytes(_CONSOLE_FRAME)
 _FRAME_FIRST_B = re.compile(_CONSOLE_FRAME.pattern[2:].encode("ascii"))  # without its "\n", at offset 0
 _NATIVE_B = _as_bytes(_CONSOLE_NATIVE)
+# One pass for both, led by the union of their leading sets (a pattern runs at the speed of its
+# leading set; two passes cost half as much again). A match led by the other grammar's letter is
+# neither and is not consumed; a code can hide no E/F line start (that follows a line end).
+_CODE_OR_NATIVE_B = re.compile(rb"[EFW](?:([0-9A-Z]\d{4})|(\d{3,4} \d\d:\d\d:\d\d))")
+assert _CODE_B.pattern == rb"[EW][0-9A-Z]\d{4}" and _NATIVE_B.pattern == rb"[EF]\d{3,4} \d\d:\d\d:\d\d"
 SCAN_WINDOW = 1 << 20
 """The most of a chunk the console scan copies at once (to lower it): memory per line is bounded."""
 
@@ -119,16 +124,37 @@ def _console_key_starts(data: bytes, a: int, b: int, starts: list[int]) -> bool:
     return found_text
 
 
-def _console_pattern_starts(data: bytes, a: int, b: int, end: int, starts: list[int]) -> None:
+def _console_pattern_starts(data: bytes, a: int, b: int, end: int, starts: list[int],
+                            keyed: list[int] | None = None) -> None:
     """Offsets in data[a:b] of the console grammars: codes, call results, exceptions with an
     empty first line (and the lines under them), native frames and glog/c10 E/F lines.
-    pos/endpos, never a slice: a huge line is not copied."""
-    for m in _CODE_B.finditer(data, a, b):
-        x, y = m.start(), m.end()
-        if (x == 0 or not _is_word(_char_before(data, x), "_")) and (y == end or not _is_word(_char_at(data, y, end))):
-            starts.append(x)
+    pos/endpos, never a slice: a huge line is not copied. `keyed`: the key offsets found in
+    data[a:b] (`_console_key_starts`); an exception with an empty message is looked for on
+    their lines only (its words are keys), not by a pattern over every byte (a third of the
+    scan of a big console file)."""
+    search = _CODE_OR_NATIVE_B.search
+    m = search(data, a, b)
+    while m is not None:
+        x, lead = m.start(), data[m.start()]
+        if m.group(1) is not None and lead != 0x46:  # a code (led by E or W, not F)
+            y = m.end()
+            if (x == 0 or not _is_word(_char_before(data, x), "_")) and (y == end or not _is_word(_char_at(data, y, end))):
+                starts.append(x)
+        elif m.group(2) is not None and lead != 0x57:  # a glog/c10 line at level E or F
+            if x > 0 and data[x - 1] == 0x5B:  # "["
+                x -= 1
+            if x == 0 or data[x - 1] == 0x0A:
+                starts.append(x)
+        else:  # the other grammar's letter: nothing here, and nothing consumed
+            m = search(data, x + 1, b)
+            continue
+        m = search(data, m.end(), b)
     starts.extend(m.start() for m in _RESULT_B.finditer(data, a, b))
-    for m in _EMPTY_MESSAGE_B.finditer(data, a, b):
+    for s in _lines_of(data, a, b, keyed):
+        e = data.find(b"\n", s, b)
+        m = _EMPTY_MESSAGE_B.search(data, s, b if e < 0 else e + 1)  # the match ends at the line's end
+        if m is None:
+            continue
         p = m.end()
         for _ in range(EMPTY_MESSAGE_LINES):
             if p >= end:
@@ -139,12 +165,18 @@ def _console_pattern_starts(data: bytes, a: int, b: int, end: int, starts: list[
     if a == 0 and _FRAME_FIRST_B.match(data, 0, b):
         starts.append(0)
     starts.extend(m.start() + 1 for m in _FRAME_B.finditer(data, max(a - 1, 0), b))  # at the "\n" before
-    for m in _NATIVE_B.finditer(data, a, b):
-        x = m.start()
-        if x > 0 and data[x - 1] == 0x5B:  # "["
-            x -= 1
-        if x == 0 or data[x - 1] == 0x0A:
-            starts.append(x)
+
+
+def _lines_of(data: bytes, a: int, b: int, offsets: list[int] | None) -> list[int]:
+    """The starts of the lines in data[a:b] that hold one of `offsets` (all lines: None)."""
+    if offsets is None:
+        out, p = [], a
+        while p < b:
+            out.append(p)
+            nl = data.find(b"\n", p, b)
+            p = b if nl < 0 else nl + 1
+        return out
+    return sorted({data.rfind(b"\n", a, x) + 1 or a for x in offsets if a <= x < b})
 
 
 def _char_before(data: bytes, pos: int) -> str:
@@ -295,8 +327,9 @@ class SourceScan:
             self.has_info = True
         starts: list[int] = []
         for a, b in _spans(data, end):
+            keyed = len(starts)
             if _console_key_starts(data, a, b, starts):  # False: nothing but blanks
-                _console_pattern_starts(data, a, b, end, starts)
+                _console_pattern_starts(data, a, b, end, starts, starts[keyed:])
         starts.sort()
         kept: list[tuple[int, int]] = []  # (line, offset where it starts): lines are cut out only here
         pos = line = 0

@@ -38,6 +38,7 @@ from npudiag_tui.core.index import FileIndex, UnreadableFile, decode
 from npudiag_tui.core.model import Source, Stream
 
 _BATCH = 4096  # console lines read per pass step
+_UNPREFIXED_LOOK = 2 * _BATCH  # lines read back for the unprefixed channel's previous stamp
 _AHEAD_BLOCKS = 8  # how far a line before a file's first stamp looks for it
 
 
@@ -299,7 +300,13 @@ class TimeModel:
             else:
                 key = raw_channel(raws[0])
                 t = self._next_in_channel(file_id, idx, key, line)
-                prev = self._previous_in_channel(file_id, idx, key, line)
+                # the unprefixed channel (a launcher's) is read back a bounded way only: its
+                # stamps are few (torchrun stamps its start, then prints its failure summary
+                # bare at the end), so its previous one can lie at the top of a file of
+                # millions of lines, and it only counts where it is later than the stamps
+                # printed after it (a clock that ran backwards) or within a second of the next
+                floor = max(0, line - _UNPREFIXED_LOOK) if key is None else 0
+                prev = self._previous_in_channel(file_id, idx, key, line, floor)
                 if t is None:  # no later stamp in the channel (yet): the one before, not kept
                     above = self._stamp_above(file_id, idx, line) if key is None else None  # (it may grow)
                     est = after_stamp(prev, above)
@@ -341,11 +348,13 @@ class TimeModel:
             return None
         return found[1]
 
-    def _previous_in_channel(self, file_id: int, idx: FileIndex, key: tuple | None, line: int) -> int | None:
-        """The channel's last stamp before `line`; remembers (stamp line, how far up it was
-        checked, stamp) so a later line only reads what lies between."""
+    def _previous_in_channel(self, file_id: int, idx: FileIndex, key: tuple | None, line: int,
+                             floor: int = 0) -> int | None:
+        """The channel's last stamp before `line`, looked for down to line `floor`; remembers
+        (stamp line, how far up it was checked, stamp) so a later line only reads what lies
+        between."""
         memo = self._before.get((file_id, key))
-        if memo is not None and memo[0] < line:
+        if memo is not None and memo[0] < line and (memo[0] >= 0 or memo[1] >= floor):
             stamp_line, checked_to, stamp = memo
             if line <= checked_to:
                 return stamp
@@ -354,8 +363,8 @@ class TimeModel:
                 self._before[(file_id, key)] = (stamp_line, line, stamp)
                 return stamp
         else:
-            found = self._scan_channel(file_id, idx, key, line, 0, forward=False)
-            if found is None:  # none from the top: a later line reads only what lies between
+            found = self._scan_channel(file_id, idx, key, line, floor, forward=False)
+            if found is None:  # none from the floor: a later line reads only what lies between
                 self._before[(file_id, key)] = (-1, line, None)
                 return None
         self._before[(file_id, key)] = (found[0], line, found[1])

@@ -1774,3 +1774,121 @@ def test_compiler_and_cmake_grammar_hold_under_a_launchers_prefix(tmp_path):
         "[rank3]:\n"
         "[rank3]:    /opt/cann/lib64/cmake/foo-targets.cmake\n"})
     assert d.category == "environment"
+
+
+LINK = ("/opt/cann/lib64/libruntime.so: undefined reference to `halMemAlloc'\n"
+        "/opt/cann/lib64/libruntime.so: undefined reference to `halMemFree'\n"
+        "collect2: error: ld returned 1 exit status\n"
+        "make[2]: *** [app] Error 1\n")
+
+
+def test_a_library_the_linker_could_not_find_is_why_the_link_failed(tmp_path):
+    """GNU ld names the missing shared library in a warning; the undefined references to its
+    symbols follow from it, printed before it too when make links targets in parallel."""
+    ws, d = diagnose(tmp_path, {"build.log": LINK + "/usr/bin/ld: warning: libascend_hal.so, needed by "
+                                "/opt/cann/lib64/libruntime.so, not found (try using -rpath or -rpath-link)\n"})
+    assert "libascend_hal.so, needed by" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_a_link_without_a_missing_library_fails_on_its_first_symbol(tmp_path):
+    ws, d = diagnose(tmp_path, {"build.log": LINK})
+    assert "undefined reference to `halMemAlloc'" in anchor_text(ws, d)  # not collect2's summary
+    assert d.category == "compile"
+
+
+def test_a_probe_that_answers_no_fault_is_not_the_fault(tmp_path):
+    """The runtime asks the device about UCE and SMMU faults while it handles a core error; the
+    answer (`Get isSmmuFault is 0.`) is its own line at ERROR, and the core error comes after it."""
+    probe = _runtime("27.012.914", "device_error_core_proc.cc:250", "HasMemUceErr:Get isSmmuFault is 0.")
+    core = _runtime("27.013.100", "device_error_core_proc.cc:347", "PrintCoreInfo:The error from device(chipId:1, "
+                    "dieId:0), serial number is 5, there is an exception of aivec error, core id is 3, error code = 0")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-4242_20260311100000000.log": probe + core})
+    assert "there is an exception of aivec error" in anchor_text(ws, d)
+    # look-alike: a failure of the same function is a failure (not an answer)
+    failed = _runtime("27.012.914", "device_error_core_proc.cc:250", "GetMemUceInfo:drvGetMemUceInfo failed, ret=7.")
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-4242_20260311100000000.log": failed + core})
+    assert "drvGetMemUceInfo failed" in anchor_text(ws, d)
+
+
+def test_backtrace_frames_in_plog_lines_locate_the_error_below_them(tmp_path):
+    """HCCL logs glibc backtrace() frames as [ERROR] lines of their own, before and after its
+    message: code locations, not errors."""
+    def hccl(ts: str, rest: str) -> str:
+        return plog("ERROR", "HCCL", 74, ts, rest)
+    text = (hccl("10:00:00.945.615", "[rank_info_detect_service.cc:88][75]/lib/x86_64-linux-gnu/libc.so.6(+0x9caa4) "
+                 "[0x7f0c35235aa4]")
+            + hccl("10:00:00.945.618", "[rank_info_detect_service.cc:88][75][RankInfoDetectService::GetConnections] "
+                   "server get socket fail")
+            + hccl("10:00:00.946.211", "[rank_info_detect.cc:199][75]/opt/cann/lib64/libhcomm.so(_ZN4Hccl13HcclException"
+                   "C2ERKNS_13ExceptionTypeERKSs+0xc2) [0x7f0bfee6b492]"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-74_20260311100000000.log": text})
+    assert "server get socket fail" in anchor_text(ws, d)
+    assert d.category == "communication"
+    # look-alike: a library that failed to load names a .so too, and is an error
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-74_20260311100000000.log":
+                                      hccl("10:00:00.945.615", "[adapter.cc:40][75]dlopen libhccl_v2.so failed, "
+                                           "error: libhccl_v2.so: cannot open shared object file")})
+    assert d.anchor is not None and d.category == "environment"
+
+
+def test_the_heap_corruption_glibc_reports_is_the_crash_not_the_abort_after_it(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "$ python3 test.py\n\ndouble free or corruption (!prev)\n"
+                                "Aborted (core dumped)\n"})
+    assert "double free or corruption" in anchor_text(ws, d)
+    assert d.category == "unknown"  # a native crash without a code
+    # look-alike: a checkpoint the job calls corrupted is not a crash
+    ws, d = diagnose(tmp_path / "b", {"run.log": "WARNING: shard 3 is corrupted, downloading it again\n"})
+    assert d.anchor is None or d.anchor.kind != "crash"
+
+
+def test_an_sdk_status_in_brackets_is_the_failure_a_later_python_error_follows(tmp_path):
+    """MindX SDK logs the CANN status of the call that failed (`[507011][Error code unknown]`);
+    the script's IndexError on the empty result comes after it."""
+    log = ("E20231116 09:50:41.157967  2326 ModelDesc.cpp:855] [507011][Error code unknown] Failed to model infer "
+           "execute, details seen in CANN document.\n"
+           "E20231116 09:50:41.158447  2326 ModelDesc.cpp:129] Model Infer failed.\n"
+           "Traceback (most recent call last):\n"
+           '  File "predict.py", line 116, in detect\n'
+           "    out = network.infer(img)[0]\n"
+           "IndexError: list index out of range\n")
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert "[507011][Error code unknown]" in anchor_text(ws, d)
+    assert d.category == "device"  # a task inside the model failed on the device
+    # look-alike: a thread id in brackets before a bracketed name is no status
+    ws, d = diagnose(tmp_path / "b", {"run.log": log.replace("[507011][Error code unknown]", "[507011][Worker]")})
+    assert "IndexError" in anchor_text(ws, d)
+
+
+def test_a_component_marker_and_pythons_base_exception_are_read(tmp_path):
+    """MindIE tags its Python side's lines with `[Component]\\t>>> `; `raise Exception(...)`
+    prints the base class's bare name."""
+    ws, d = diagnose(tmp_path, {"server.log":
+        '[Tokenizer]\t>>> Exception:The conversation "content" should be a List[Dict].\n'
+        "[2025-04-17 16:53:32.880924+08:00] [6781] [4809] [server] [ERROR] [infer_tokenizer.cpp:62] : "
+        "[InferTokenizer::EncodeChatToken] Encode chat fail: RuntimeError: [Tokenizer] encode chat template failed.\n"})
+    assert 'should be a List[Dict]' in anchor_text(ws, d)
+    # look-alike: a count of exceptions is no exception
+    ws, d = diagnose(tmp_path / "b", {"server.log": "[Tokenizer]\t>>> Exceptions: 0, requests: 12\n"})
+    assert d.anchor is None
+
+
+def test_a_custom_operator_package_not_found_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "FileNotFoundError: Unable to find the NPU custom OPP. Expected /site-packages/x_npu/opp/vendors/x. If you "
+        "installed it separately, source the custom OPP set_env.bash.\n"})
+    assert d.category == "environment"
+    # look-alike: a data file the script cannot find says nothing of the install
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "FileNotFoundError: [Errno 2] No such file or directory: 'data/train_0001.jsonl'\n"})
+    assert d.category != "environment"
+
+
+def test_a_kernel_launch_grid_over_the_limit_is_the_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        '[rank0]: RuntimeError: grid should be less than 65536! You can try "export TRITON_ALL_BLOCKS_PARALLEL=1" '
+        "to avoid this problem.\n"})
+    assert d.category == "operator"
+    # look-alike: a hyper-parameter grid search is no kernel launch
+    ws, d = diagnose(tmp_path / "b", {"train.log": "RuntimeError: grid search failed: no trial finished\n"})
+    assert d.category != "operator"

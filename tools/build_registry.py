@@ -689,7 +689,7 @@ NUMERIC_MEANING: dict[tuple[str, int], str] = {
     ("acl", 207001): "Device memory allocation failed; HBM is full or fragmented.",
     ("acl", 207018): "The device is out of memory.",
     ("acl", 500002): "GE failed; in torch_npu jobs this usually wraps an operator compile failure logged earlier.",
-    ("acl", 507011): "A model (graph) run exceeded its time limit on the device.",
+    ("acl", 507011): "A model (graph) run failed on the device, usually because one task inside it failed: the first task error names it.",
     ("acl", 507014): "An AI Core kernel ran past its time limit (hung or very slow kernel).",
     ("acl", 507015): "An AI Core kernel raised an exception (bad address, overflow, invalid instruction).",
     ("acl", 507018): "An AI CPU kernel raised an exception on the device.",

@@ -42,7 +42,8 @@ _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 # libraries and packages (kernel binaries and tiling functions are shipped in the operator
 # package), the wrong devices made visible, a port taken, a rendezvous that never answered.
 _ENV_TEXT = re.compile(
-    r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.sh|"
+    r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.(?:ba)?sh\b|"
+    r"\bcustom OPP\b|\bOPP_PATH\b|"  # the operator package (a vendor's custom one too) not installed or not found
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|libascend|GLIBC|"
@@ -102,7 +103,8 @@ _COMPILE_TEXT = re.compile(
     r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|"
     r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
-    r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng"  # a kernel compiler's own diagnostics
+    r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics
+    r"\bundefined reference to\b"  # the linker's
 )
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
@@ -111,7 +113,9 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop
                       r"\bop information library\b|\bops kernel \w+ is unsupported\b|\[Exec\]\[Op\]|\bExecute op failed\b|"
                       # an operator's own limit check (`batchSize(bs) must <= 256.`, `CheckData failed`)
                       r"\bmust (?:be )?(?:<=|>=|<|>|==|!=|less than|greater than|equal to|between)|"
-                      r"\bCheck(?:Data|Params?|Shape|Inputs?|Attrs?) failed")
+                      r"\bCheck(?:Data|Params?|Shape|Inputs?|Attrs?) failed|"
+                      # a kernel's launch grid over the runtime's limit for this input (Triton-Ascend)
+                      r"\bgrid (?:should|must) be\b|\bgrid (?:size|dim\w*)\b.{0,40}\bexceed")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
 _COMM_TEXT = re.compile(
@@ -185,6 +189,7 @@ _ACL_NAME_ROUTES = (
     ("CAPTURE", "compile"), ("CAPTURED", "compile"),
     ("DEVICE_OOM", "memory"), ("MEMORY_ALLOCATION", "memory"), ("BAD_ALLOC", "memory"),
     ("AICORE", "device"), ("AIVEC", "device"), ("AICPU", "device"), ("VECTOR_CORE", "device"),
+    ("MODEL_EXECUTE", "device"),  # a task inside the model failed on the device
     ("NOT_SUPPORT", "environment"), ("UNSUPPORTED", "environment"), ("INVALID_DEVICEID", "environment"),
     ("NO_DEVICE", "environment"), ("INVALID_DEVICE", "environment"), ("DRV", "environment"),
     ("SOC_VERSION", "environment"),  # the runtime could not identify the chip: install or container

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats import build as B
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
-from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, is_inner_code, numeric_codes, string_codes
+from npudiag_tui.core.formats.codes import (CALL_RESULT_RE, CODE_PATTERN, SDK_STATUS_RE, is_inner_code, numeric_codes,
+                                            string_codes)
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
 from npudiag_tui.core.formats.timestamps import EPOCH_MARK, find_stamp, ts6_to_us
@@ -131,7 +132,7 @@ _LOADER = re.compile(
 _PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
-                    r"core dumped|Fatal Python error|\bAborted\b|terminate called")
+                    r"core dumped|Fatal Python error|\bAborted\b|terminate called|" + C.HEAP_CORRUPTION.pattern)
 _DRIVER = re.compile(r"\[drv api\][^\n]*fail|\bhal\w+ failed|drvRetCode=\d+|\bdrvError\b")
 _HEARTBEAT = re.compile(r"HeartbeatAbnormal|Cluster Exception Location")
 _SERIAL = re.compile(r"serial number is (\d+)")
@@ -152,7 +153,8 @@ def _own_time(text: str, year_hint: int | None) -> int | None:
 # the runtime's dump of what each stream was doing when a wait expired (`PrintStreamTimeout
 # SnapshotInfo:stream_id=2, task_id=…, taskType=3 (EVENT_WAIT)`): evidence, not a failure
 _STATE_SNAPSHOT = re.compile(r"^\w*Snapshot\w*$")
-_FAULT_PROBE = re.compile(r"^Check\w*Fault\w*$")
+_FAULT_PROBE = re.compile(r"^(?:Check\w*Fault\w*|Has\w*(?:Fault|Err)\w*)$")  # CheckSmmuFault, HasMemUceErr
+_PROBE_ANSWER = re.compile(r"^Get is\w*Fault is \d+\.?$")  # what a probe printed: the answer, not a fault
 
 
 # words that say something is wrong; an [ERROR] line with none of them is a state the runtime
@@ -209,9 +211,11 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.BENIGN
     if _HEARTBEAT.search(msg):
         return K.HEARTBEAT
+    if C.NATIVE_FRAME_RE.match(msg):
+        return K.CONTEXT
     if _STATE_SNAPSHOT.match(p.func or ""):
         return K.TABLE
-    if _FAULT_PROBE.match(p.func or ""):
+    if _FAULT_PROBE.match(p.func or "") or _PROBE_ANSWER.match(msg.strip()):
         # the runtime asking the device whether a fault happened (`CheckSmmuFault:Get isSmmuFault
         # is 1.`) while it handles a core error: the core error info it prints next names the fault
         return K.RELAY
@@ -296,7 +300,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     stripped = text.strip()
     if not stripped or _is_frame(stripped):
         return K.CONTEXT, Level.NONE, info
-    if C.C10_FRAME_RE.match(stripped):
+    if C.C10_FRAME_RE.match(stripped) or C.NATIVE_FRAME_RE.match(stripped):
         return K.CONTEXT, Level.ERROR, info
     if C.BANNER_PAYLOAD.search(stripped):  # a banner stays a banner whatever wraps it
         return K.WRAPPER, Level.ERROR, info
@@ -338,6 +342,12 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     # probes and the summaries after it do not
     if B.COMPILER_DIAGNOSTIC.search(stripped):
         return K.PLOG, Level.ERROR, info
+    if B.LINK_LIBRARY_MISSING.search(stripped):  # a warning by level, the link's cause by effect
+        return K.IMPORT, Level.ERROR, info
+    if B.LINK_UNDEFINED.search(stripped):
+        return K.LOG_ERROR, Level.ERROR, info
+    if B.LINK_FAILED.search(stripped):
+        return K.WRAPPER, Level.ERROR, info
     if B.BUILD_PROBE.match(stripped):
         return K.CONTEXT, Level.INFO, info
     if B.BUILD_SUMMARY.match(stripped):
@@ -406,6 +416,9 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
             or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b", stripped)):
         codes = string_codes(stripped)
         if codes and not all(is_inner_code(c) for c in codes):
+            return K.PLOG, Level.ERROR, info
+        sdk = SDK_STATUS_RE.search(stripped)
+        if sdk is not None and lookup_numeric(int(sdk.group(1)), "acl") is not None:
             return K.PLOG, Level.ERROR, info
         if _EXEC_TIMEOUT.search(stripped):
             return K.DEVICE_EXC, Level.ERROR, info

@@ -23,6 +23,14 @@ BUILD_STOPPED = re.compile(r"\bg?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|\b
 # the summaries after a build's first error: they only say that it failed
 BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|\d+ errors? generated\.)|"
                            + BUILD_STOPPED.pattern)
+# GNU ld: a shared library that another one needs is not on the link path (`ld: warning:
+# libz.so.1, needed by libprotobuf.so, not found`); the undefined references to its symbols that
+# surround it (before it too, when make runs targets in parallel) follow from it
+LINK_LIBRARY_MISSING = re.compile(r"\bld(?:\.\w+)?: warning: \S+, needed by \S+, not found\b")
+# a symbol the link could not resolve: the link's own error
+LINK_UNDEFINED = re.compile(r": undefined reference to [`']")
+# the compiler driver's summary after the linker's errors: it only says the link failed
+LINK_FAILED = re.compile(r"\bcollect2: (?:fatal )?error: ld returned \d+ exit status")
 # a tool that ran a command and only reports that it failed (`Command excution failed, the
 # returnCode is non-zero!`): the command's own output says why
 COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero")

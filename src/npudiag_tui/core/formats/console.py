@@ -56,14 +56,16 @@ _BRACKET_LOGGER = re.compile(
 # CANN code or block. A bounded set, tried a bounded number of times, so a line cannot make it loop.
 _ENVELOPE = re.compile(
     r"^(?:> ?|`{1,3}(?=\S)|E {7}|[\w.-]+ {2,}\| |\[[A-Z]+ [A-Z]+\] "  # pytest's `E` column is 8 wide
-    r"| *\d{1,7}\t)"  # a line number and a tab: a paste from `cat -n` or an editor
+    r"| *\d{1,7}\t"  # a line number and a tab: a paste from `cat -n` or an editor
+    r"|\[[A-Z][A-Za-z]*\]\t>>> )"  # MindIE's component marker (`[Model]\t>>> `, `[Tokenizer]\t>>> `)
 )
 _APP_LABEL = re.compile(
     r"^(?:\[ERROR\] )?(?:[\w./-]+:\d+: )?(?![EW][0-9A-Z]\d{4}\b)[A-Za-z][\w]*(?: [A-Za-z]\w*)? ?(?:error|Error|ERROR|ErrMsg|Msg)?: ?"
     r"(?=[EW][0-9A-Z]\d{4}(?::|\[PID)|\[PID:)"
 )
 _TRAILING_FENCE = re.compile(r"`{3}\s*$")
-EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning)): ?(.*)$")
+# the name ends in Error/Exception/…; Python's base `Exception` is raised by name too
+EXCEPTION_RE = re.compile(r"^((?:[A-Za-z_][\w.]*)?Exception|[A-Za-z_][\w.]*(?:Error|Interrupt|Exit|Warning)): ?(.*)$")
 # torch_npu's wrapper of a failed call: `file:line NPU function error: X, error code is N`, and the
 # older `Sync:file:line NPU error, error code is N` without the function.
 # Tried only around its literal (formats.bounded): `(.+?):(\S+?):` at every start position of a
@@ -92,6 +94,15 @@ FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')
 # a frame of the C++ backtrace c10 prints under an error (`frame #0: c10::Error::Error(…) + 0xb8 (0x…
 # in libc10.so)`): a code location, whose symbol names (`Error::`, `bad_alloc`) say nothing
 C10_FRAME_RE = re.compile(r"^frame #\d+: ")
+# a frame of glibc's backtrace() as a logger prints it (`/lib/x86_64-linux-gnu/libc.so.6(+0x9caa4)
+# [0x7f0c35235aa4]`, `libhcomm.so(_ZN4Hccl…+0xc2) [0x7f…]`), in a plog line or alone: a code
+# location under an error, not an error of its own
+NATIVE_FRAME_RE = re.compile(r"^\s*(?:\S*/)?[\w.+-]+\.so(?:\.\d+)*\([^()\s]*\) ?\[0x[0-9a-fA-F]+\]\s*$")
+# glibc's allocator aborting the process on a corrupted heap: the crash's own reason (the
+# `Aborted (core dumped)` after it only reports the signal)
+HEAP_CORRUPTION = re.compile(r"double free or corruption|\b(?:free|realloc)\(\): invalid (?:pointer|size|next size)|"
+                             r"\bmalloc\(\): (?:memory corruption|corrupted|unaligned)|munmap_chunk\(\): invalid pointer|"
+                             r"corrupted size vs\.? prev_size|corrupted double-linked list")
 # where c10 threw it, printed under its message: the function and the source that refused
 C10_THROW_RE = re.compile(r"^Exception raised from (\S+) at (\S+) \(most recent call first\):")
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")

@@ -1892,3 +1892,73 @@ def test_a_kernel_launch_grid_over_the_limit_is_the_operator(tmp_path):
     # look-alike: a hyper-parameter grid search is no kernel launch
     ws, d = diagnose(tmp_path / "b", {"train.log": "RuntimeError: grid search failed: no trial finished\n"})
     assert d.category != "operator"
+
+
+def test_a_glog_line_pasted_through_markdown_keeps_its_level(tmp_path):
+    """Markdown turns a file name's underscores into emphasis and may drop the bracket after its
+    line: the glog line's level letter still says it is an error."""
+    log = ("I0805 09:42:09.763325 80495 ascend direct transport.cpp:444 register mem addr:0x12da, length:1833\n"
+           "E0805 09:42:09.763501 80495 ascend direct transport.cpp:460 Register mem ret:103900.\n"
+           "Worker pid=80495 ERROR 08-05 09:42:09 [multiproc_executor.py:962] WorkerProc hit an exception.\n")
+    ws, d = diagnose(tmp_path, {"serve.log": log})
+    assert "Register mem ret:103900" in anchor_text(ws, d)
+    # look-alike: the same line at level I is no error
+    ws, d = diagnose(tmp_path / "b", {"serve.log": log.splitlines(keepends=True)[0]})
+    assert d.anchor is None
+
+
+def test_a_failure_relayed_through_layers_is_the_line_that_does_not_introduce_another(tmp_path):
+    """Each layer's line ends in a colon and the layer below is indented under it: the innermost
+    line without a colon says what failed (here with the runtime's status)."""
+    ws, d = diagnose(tmp_path, {"ci.log":
+        "RuntimeError: remote session open failed for worker 1:\n"
+        "  remote session startup failed for worker 1: startup:\n"
+        '    File ".../worker.py", line 831, in _await_children_ready\n'
+        '      raise RuntimeError(f"{kind} worker {i} failed during init: ...")\n'
+        "  RuntimeError: chip worker 0 (pid 3362) failed during init:\n"
+        "    chip_process dev=14 init: RuntimeError: runtime_init failed with code 507033\n"})
+    assert "runtime_init failed with code 507033" in anchor_text(ws, d)
+    assert d.category == "environment"  # the device could not be set up
+    # look-alike: a header whose indented lines are only its traceback's frames stays the error
+    ws, d = diagnose(tmp_path / "b", {"ci.log":
+        "RuntimeError: remote session open failed for worker 1:\n"
+        '    File ".../worker.py", line 831, in _await_children_ready\n'
+        "      self.start()\n"})
+    assert "remote session open failed" in anchor_text(ws, d)
+
+
+def test_a_compiler_error_without_a_column_is_a_compiler_error(tmp_path):
+    ws, d = diagnose(tmp_path, {"build.log":
+        "/repo/lib/Transforms/Emitter.cpp:87: error: 'mlir::LLVM::LLVMFloat8E5M2Type' has not been declared\n"
+        "   87 |     return LLVM::LLVMFloat8E5M2Type::get(context);\n"})
+    assert d.category == "compile"
+    # look-alike: OpenCV's exception prints a file and a line too, and is no compiler
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "  what():  OpenCV(4.10.0) /src/modules/cannops/src/cann_call.cpp:97: error: (-2:Unspecified error) in "
+        "function 'aclrtMemcpy2d'\n"})
+    assert d.category != "compile"
+
+
+def test_a_kernel_launch_the_runtime_refused_is_the_operators_launch(tmp_path):
+    """The launch's status is a parameter error, not a fault of the device: the kernel's launch
+    configuration (here a block count over the limit) is what is wrong."""
+    log = ("[ERROR] [AscPlugin] AscendKernelLaunchWithFlagV2 ret 107000\n"
+           "[ERROR] [AscPlugin] Kernel: [main_kernel] Stream: [0x5db1] BlockDim: [65536] kernel launch failure!\n")
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert d.category == "operator"
+    # look-alike: a launch that reports the device's fault is the device's
+    ws, d = diagnose(tmp_path / "b", {"run.log": log.replace("ret 107000", "ret 507015")})
+    assert d.category == "device"
+
+
+def test_kernel_compiler_passes_and_graph_converters_are_the_compile(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "InternalError: Check failed: (0 <= i && i < p->size_) is false:\n"
+                                "IndexError: indexing 0 on an array of size 0\n"})
+    assert d.category == "compile"  # a TVM-based kernel compiler's pass
+    ws, d = diagnose(tmp_path / "t", {"run.log": "[executor.py:654] RuntimeError: Ascend op converter is not "
+                                      "implemented of: npu.npu_moe_token_unpermute.default\n"})
+    assert d.category == "compile"  # torchair has no converter for the op
+    # look-alike: an internal server error or a feature not implemented is no compiler's
+    ws, d = diagnose(tmp_path / "b", {"run.log": "InternalError: the scheduler queue is full\n"
+                                      "NotImplementedError: streaming output is not implemented\n"})
+    assert d.category != "compile"

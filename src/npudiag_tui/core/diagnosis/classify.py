@@ -104,7 +104,10 @@ _COMPILE_TEXT = re.compile(
     r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics
-    r"\bundefined reference to\b"  # the linker's
+    r"\bundefined reference to\b|"  # the linker's
+    # TVM-based kernel compilers (TileLang): a pass's internal check; torchair: an op the graph
+    # conversion has no converter for
+    r"\bTVMError\b|\btvm\.error\b|\bInternalError: Check failed\b|\bconverter is not implemented\b"
 )
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
@@ -258,7 +261,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
 # the call a wrapper says failed: torch_npu's `NPU function error: X`, `call aclnnX failed`, and ONNX
 # Runtime's `CANN failure 500001: … ; expr=aclopCompileAndExecute(…)`
 _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed|"
-                           r"\bexpr=(acl\w+|Hccl\w+)\(")
+                           r"\bexpr=(acl\w+|Hccl\w+)\(|"
+                           r"\b(\w*(?:KernelLaunch|LaunchKernel)\w*) ret(?:Code)?[ =:]+\d")  # a launch that prints its status
 # the stage a failing call belongs to; synchronize calls are where any async failure surfaces, so
 # they name no stage
 _API_STAGES = (
@@ -267,6 +271,9 @@ _API_STAGES = (
     (re.compile(r"Captur|Replay|RIModel|[Gg]raph"), "compile"),
     (re.compile(r"^aclopCompile"), "compile"),  # an operator compiled online, then run
     (re.compile(r"^aclnn|^aclop"), "operator"),
+    # a kernel launch the runtime refused (its status named no fault of the device): the kernel's
+    # launch configuration, its block count or its arguments
+    (re.compile(r"KernelLaunch|LaunchKernel"), "operator"),
     (re.compile(r"^Hccl|hccl"), "communication"),
     (re.compile(r"Malloc|Alloc"), "memory"),
 )

@@ -568,6 +568,7 @@ class EventBuilder:
         _promote_lone_status(events)
         _assertion_explains_fault(events)
         _statement_errors_follow_its_first(events)
+        _nested_reports_name_their_cause_last(events)
         _json_record_cause(events, self.times.indexes)
         off = self.times.offsets.get(self.source.source_id, 0)  # read on the source's clock: now moved by its offset
         for ev in events if off else ():
@@ -1053,7 +1054,7 @@ def _statement_errors_follow_its_first(events: list[ErrorEvent]) -> None:
         m = B.DIAGNOSTIC_AT.search(C.strip_prefixes(C.clean(ev.text))[0])  # past a launcher's prefix
         if m is None:
             continue
-        where, column = (ev.ref.file_id, m.group(1), int(m.group(2))), int(m.group(3))
+        where, column = (ev.ref.file_id, m.group(1), int(m.group(2))), int(m.group(3) or 0)
         located.append((where, column, ev))
         if where not in first or column < first[where][0]:
             first[where] = (column, ev)
@@ -1061,6 +1062,46 @@ def _statement_errors_follow_its_first(events: list[ErrorEvent]) -> None:
         leader = first[where][1]
         if leader is not ev and column > first[where][0] and leader.ref.line > ev.ref.line:
             ev.kind = K.RELAY  # printed before the error that caused it
+
+
+def _nested_reports_name_their_cause_last(events: list[ErrorEvent]) -> None:
+    """A failure relayed through layers (a session that reports its worker's start-up failure)
+    prints each layer's line ending in a colon and the layers below it indented under it: in such
+    a block every line that ends in a colon only introduces what follows, and the line that does
+    not is what failed."""
+    end = -1
+    for i, ev in enumerate(events):
+        if i <= end or ev.stream is not Stream.STDOUT or ev.kind not in _INTRODUCING_KINDS:
+            continue
+        body = C.strip_prefixes(C.clean(ev.text))[0]
+        if not body.rstrip().endswith(":"):
+            continue
+        depth, block = _indent(body), []
+        for j in range(i + 1, len(events)):  # the contiguous lines indented under it
+            below = events[j]
+            if below.ref.file_id != ev.ref.file_id or below.ref.line != events[j - 1].ref.line + 1:
+                break
+            text = C.strip_prefixes(C.clean(below.text))[0]
+            if not text.strip() or _indent(text) <= depth:
+                break
+            block.append((below, text.rstrip().endswith(":")))
+        end = i + len(block)
+        causes = [e for e, _ in block if e.kind.tier <= 3 and not _ends_in_colon(e)]
+        if not causes:
+            continue
+        for e in [ev] + [e for e, colon in block if colon and e.kind in _INTRODUCING_KINDS]:
+            e.kind = K.WRAPPER
+
+
+_INTRODUCING_KINDS = (K.EXCEPTION, K.LOG_ERROR)
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _ends_in_colon(ev: ErrorEvent) -> bool:
+    return C.strip_prefixes(C.clean(ev.text))[0].rstrip().endswith(":")
 
 
 # A failure record printed as JSON, one field a line (a converter's check report): the verdict

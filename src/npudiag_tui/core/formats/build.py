@@ -9,10 +9,12 @@ import re
 # a compiler's diagnostic, always with a column (`file.cpp:357:9: error: …`, `fatal error: 'x.h'
 # file not found`, MLIR's `loc("module.mlir":126:16): error: …`), also after a tool's own label
 # (`Output of ascend_compiler: `)
-_SOURCE_AT = r"([\w./+-]+\.\w{1,4}):(\d+):(\d+)"  # file, line, column
-COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:fatal )?error: ")
-# where a C/C++ compiler's error points: (file, line, column)
-DIAGNOSTIC_AT = re.compile(rf"(?:^|\s){_SOURCE_AT}: (?:fatal )?error: ")
+_SOURCE_AT = r"([\w./+-]+\.\w{1,4}):(\d+)(?::(\d+))?"  # file, line, column (gcc prints none at times)
+# (OpenCV's exceptions print `file.cpp:97: error: (-2:Unspecified error) in function …`: not a compiler)
+_NOT_OPENCV = r"(?!\(-?\d+:)"
+COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:fatal )?error: {_NOT_OPENCV}")
+# where a C/C++ compiler's error points: (file, line, column or None)
+DIAGNOSTIC_AT = re.compile(rf"(?:^|\s){_SOURCE_AT}: (?:fatal )?error: {_NOT_OPENCV}")
 CMAKE_ERROR = re.compile(r"^CMake Error\b")
 # CMake's feature probes (`-- Performing Test X - Failed`, `-- Looking for Y - not found`): a
 # configure step asking what the machine has, not an error

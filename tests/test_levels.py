@@ -151,3 +151,27 @@ def test_colour_marks_and_events_agree_on_a_file(tmp_path: Path) -> None:
     assert events
     for ev in events:
         assert ev.level == line_level(texts[ev.ref.line], Stream.STDOUT)
+
+
+def test_console_prefilter_finds_every_level_line_of_a_long_run():
+    """The console prefilter works through a run in windows cut at line ends: a level line
+    anywhere in a run of several windows (one straddling where a window would end) is found."""
+    filler = "2026-01-05 16:03:27,514 - step 10 - loss 0.25 tokens/s 5230\n"
+    lines = [filler] * 3000
+    wanted = {5: "RuntimeError: boom\n", 1092: "EZ9999: Inner Error!\n", 2183: "[W311 07:22:09.1 a.cpp:1] slow\n",
+              2999: "\x1b[31mERR\x1b[0mOR in kernel\n"}
+    offset = 0
+    for k in range(len(lines)):  # a level line that spans the first window's end
+        if offset < (1 << 16) <= offset + len(filler):  # the window's end falls inside "Traceback"
+            wanted[k] = "x" * ((1 << 16) - offset - 4) + "Traceback (most recent call last):\n"
+            break
+        offset += len(filler)
+    for k, text in wanted.items():
+        lines[k] = text
+    data = "".join(lines).encode()
+    pattern, _ = prefilter(Stream.STDOUT, Level.WARNING)
+    starts = [m.start() for m in pattern.finditer(data)]
+    found = {data.count(b"\n", 0, s) for s in starts}
+    assert set(wanted) <= found
+    assert found <= {k for k in range(len(lines)) if line_level(lines[k].rstrip("\n"), Stream.STDOUT) >= Level.WARNING
+                     or lines[k] != filler}

@@ -45,6 +45,35 @@ CONTROL_BYTES = b"|".join(
 )
 
 
+
+def _control_sequences() -> bytes:
+    """CONTROL_BYTES with every alternative led by a literal byte, and the sequences that share
+    their leading bytes joined by a class of last bytes: the regex engine then skips at C speed
+    to the bytes that can start one (it does so only when every alternative starts with a
+    literal; a hundred alternatives of several bytes each cost it its speed)."""
+    by_head: dict[bytes, list[int]] = {}
+    for a, b in _RANGES:
+        for c in range(a, b + 1):
+            if c != 0x0A and not 0xD800 <= c <= 0xDFFF:
+                seq = chr(c).encode("utf-8")
+                by_head.setdefault(seq[:-1], []).append(seq[-1])
+    alts = [b"\\x%02x" % x for x in by_head.pop(b"")]  # single bytes: one literal each (see above)
+    for head, lasts in by_head.items():
+        runs: list[list[int]] = []
+        for x in sorted(lasts):
+            if runs and x == runs[-1][1] + 1:
+                runs[-1][1] = x
+            else:
+                runs.append([x, x])
+        cls = b"".join(b"\\x%02x" % a + (b"-\\x%02x" % b if b > a else b"") for a, b in runs)
+        alts.append(b"".join(b"\\x%02x" % h for h in head) + b"[" + cls + b"]")
+    return b"|".join(alts)
+
+
+CONTROL_SEQUENCES = _control_sequences()
+"""CONTROL_BYTES in compact form: the same byte sequences, matched much faster."""
+
+
 def strip_controls(text: str) -> str:
     """Remove the characters for grammar matching (never for display: removal hides them)."""
     return CONTROL_RE.sub("", text) if CONTROL_RE.search(text) else text

@@ -1962,3 +1962,42 @@ def test_kernel_compiler_passes_and_graph_converters_are_the_compile(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"run.log": "InternalError: the scheduler queue is full\n"
                                       "NotImplementedError: streaming output is not implemented\n"})
     assert d.category != "compile"
+
+
+def test_a_pastes_elision_mark_before_a_cann_detail_is_an_envelope(tmp_path):
+    block = ("EZ3003: [PID: 653] 2026-01-21-07:28:39.393.991 No supported Ops kernel and engine are found for "
+             "[ResizeD154], optype [ResizeD].\n"
+             "        TraceBack (most recent call last):\n"
+             "        RunAllSubgraphs failed, graph=online.[FUNC:RunAllSubgraphs][FILE:engine_place.cc][LINE:122]\n"
+             "        build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n")
+    ws, d = diagnose(tmp_path, {"run.log": "....." + block})
+    assert "No supported Ops kernel and engine" in anchor_text(ws, d)
+    # look-alike: dots in a progress line are no elision before a code
+    ws, d = diagnose(tmp_path / "b", {"run.log": "loading.....EZ3003 weights done\n"})
+    assert d.anchor is None or "EZ3003" not in anchor_text(ws, d)
+
+
+def test_fetching_the_device_message_failing_is_not_the_failure(tmp_path):
+    """On a board in offline (RC) mode the error manager cannot fetch the device's message: the
+    failure is the node that failed, the lines after it only say the message is missing."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[E:onnxruntime:,  sequential_executor.cc:369 Execute] Non-zero status code returned while running Conv "
+        "node. Name:'conv0'  Status Message: CANN errorEE9999: Inner Error!\n"
+        "EE9999  get device msg feature can not support offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:3483]\n"
+        "rtGetDevMsg execute failed, reason=[feature not support][FUNC:FuncErrorReason][FILE:error_message_manage.cc]"
+        "[LINE:49]\n"})
+    assert "while running Conv node" in anchor_text(ws, d)
+    # look-alike: a feature the device itself does not support is a failure of its own
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "EE9999  set device feature can not support on this chip.[FUNC:SetDevice][FILE:api_impl.cc][LINE:34]\n"})
+    assert "set device feature" in anchor_text(ws, d)
+
+
+def test_a_graph_the_graph_engine_refuses_is_the_compile(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "[ERROR:0@5.094] global net_cann.cpp:317 compileCannGraph CANN graph "
+                                "check failed, ret = 1343266818\n"})
+    assert d.category == "compile"
+    # look-alike: a health check of a service is no graph
+    ws, d = diagnose(tmp_path / "b", {"run.log": "[ERROR:0@5.094] global server.cpp:31 health check failed, "
+                                      "ret = 13\n"})
+    assert d.category != "compile"

@@ -107,7 +107,8 @@ _COMPILE_TEXT = re.compile(
     r"\bundefined reference to\b|"  # the linker's
     # TVM-based kernel compilers (TileLang): a pass's internal check; torchair: an op the graph
     # conversion has no converter for
-    r"\bTVMError\b|\btvm\.error\b|\bInternalError: Check failed\b|\bconverter is not implemented\b"
+    r"\bTVMError\b|\btvm\.error\b|\bInternalError: Check failed\b|\bconverter is not implemented\b|"
+    r"(?i:\bgraph check failed\b)"  # a graph refused by the graph engine's checks while it is built
 )
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"

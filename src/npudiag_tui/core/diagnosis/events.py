@@ -958,7 +958,9 @@ _RESOURCE_HEAD = re.compile(r"[Ff]ailed to allocate memory|out of memory|[Mm]emo
 # the error manager's restatements of a failed call (FuncErrorReason, ReportCallError: docs/diagnosis.md)
 _RESTATED = re.compile(r"\[FUNC:(?:FuncErrorReason|ReportCallError)\]")
 _BARE_DETAIL = re.compile(rf"^(?=E)({CODE_PATTERN}): +(?=[A-Za-z\[])")  # error codes; W codes are warnings
-_MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg")
+# the error manager failing to fetch the device's message (`rtGetDevMsg execute failed`, and on
+# a board in offline/RC mode `get device msg feature can not support offline mode`)
+_MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg|\bget device msg\b.{0,40}\bnot support")
 _BLOCK_ADVICE = re.compile(r"\s*(?:Possible Cause|Solution)\s*:")
 _OWN_FAILURE = re.compile(r"\b(?:failed|failure)\b.{0,300}\[FUNC:\w+\]")
 
@@ -991,7 +993,7 @@ def _demote_message_fetch(events: list[ErrorEvent]) -> None:
     restates the missing context or device of the call that failed; when nothing deeper in its
     block explains it, the printed status of that call is the better anchor, so it never wins."""
     for ev in events:
-        if ev.kind in (K.CANN_DETAIL, K.PLOG) and _MESSAGE_FETCH.search(ev.detail):
+        if ev.kind in (K.CANN_DETAIL, K.PLOG, K.LOG_ERROR) and _MESSAGE_FETCH.search(ev.detail or ev.text):
             ev.kind = K.BENIGN
 
 

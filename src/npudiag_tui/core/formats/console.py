@@ -41,7 +41,7 @@ _NATIVE_PREFIX = re.compile(
     r"|^ ?\[([EWIF]) [\w./-]+\.(?:cpp|cc|cxx|h|hpp|py|ts):\d+\] ?"  # torch_npu's build names its files .ts
     r"|^\d+\.\d\d\.\d{3}\.\d{3} ([EWID]) "
     # ONNX Runtime `2023-12-13 20:11:34.351330063 [E:onnxruntime:Default, cann_call.cc:139 CannCall] `
-    r"|^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[([VIWEF]):onnxruntime:[^,\]]{0,80}, [\w./-]+:\d+ \w+\] ?"
+    r"|^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ )?\[([VIWEF]):onnxruntime:[^,\]]{0,80}, +[\w./-]+:\d+ \w+\] ?"
 )
 _NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D": "DEBUG", "V": "DEBUG"}
 # Server loggers with bracketed fields: MindIE `[2025-12-05 13:26:00.197+08:00] [pid] [tid] [server]
@@ -59,7 +59,8 @@ _BRACKET_LOGGER = re.compile(
 _ENVELOPE = re.compile(
     r"^(?:> ?|`{1,3}(?=\S)|E {7}|[\w.-]+ {2,}\| |\[[A-Z]+ [A-Z]+\] "  # pytest's `E` column is 8 wide
     r"| *\d{1,7}\t"  # a line number and a tab: a paste from `cat -n` or an editor
-    r"|\[[A-Z][A-Za-z]*\]\t>>> )"  # MindIE's component marker (`[Model]\t>>> `, `[Tokenizer]\t>>> `)
+    r"|\[[A-Z][A-Za-z]*\]\t>>> "  # MindIE's component marker (`[Model]\t>>> `, `[Tokenizer]\t>>> `)
+    r"|(?:\.{3,}|…+) ?(?=[EW][0-9A-Z]\d{4}[:\[ ]|\[ERROR\] ))"  # a paste's elision mark before a CANN line
 )
 _APP_LABEL = re.compile(
     r"^(?:\[ERROR\] )?(?:[\w./-]+:\d+: )?(?![EW][0-9A-Z]\d{4}\b)[A-Za-z][\w]*(?: [A-Za-z]\w*)? ?(?:error|Error|ERROR|ErrMsg|Msg)?: ?"

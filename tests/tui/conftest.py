@@ -52,6 +52,18 @@ async def settle(pilot, timeout: float = 60.0) -> None:
     await pilot.pause()
 
 
+async def aligned(pilot, timeout: float = 30.0) -> None:
+    """Wait until the other panes followed the last move (the app works their positions out in
+    a worker, then moves them). Fails loudly past the deadline."""
+    app = pilot.app
+    deadline = time.monotonic() + timeout
+    await pilot.pause()
+    while not app.panes_aligned():
+        assert time.monotonic() < deadline, f"the panes did not follow within {timeout:.0f} s"
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
 async def drawn_row(pilot, view, position: int):
     """The row of `position` as the pane draws it (gutter, then the line), brought on screen
     first with the cursor: Textual's Line API (`render_line`), what a user sees."""

@@ -7,7 +7,7 @@ from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.tui.widgets.log_view import LogView
 from npudiag_tui.tui.widgets.side_panel import SidePanel
 
-from conftest import drawn_row, new_app, settle
+from conftest import aligned, drawn_row, new_app, settle
 
 
 def cursor_ref(view: LogView):
@@ -103,6 +103,7 @@ async def test_panes_follow_the_cursor_in_time(tree):
             await pilot.press("e")
             if "notify wait timeout" in cursor_text(app, plog):
                 break
+        await aligned(pilot)
         t = plog.time_at(plog.cursor)
         device = app.view("device")
         hccl = app.view("hccl")
@@ -114,9 +115,11 @@ async def test_panes_follow_the_cursor_in_time(tree):
         assert device.time_at(device.cursor - 1) < t
         # moving with j keeps the alignment
         await pilot.press("j")
+        await aligned(pilot)
         t2 = plog.time_at(plog.cursor)
         assert device.time_at(device.cursor) >= t2 or device.cursor == device.count - 1
         await pilot.press("k", "k")
+        await aligned(pilot)
         t3 = plog.time_at(plog.cursor)
         assert device.time_at(device.cursor) >= t3 and device.time_at(device.cursor - 1) < t3
 

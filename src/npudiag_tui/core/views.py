@@ -462,3 +462,13 @@ def warm_console_channels(ws: "Workspace", fids: Sequence[int], cancelled: Cance
             ws.times.channels(fid, cancelled)
             if cancelled is None or not cancelled():
                 console_order(ws, fid)
+
+
+def aligned_position(timeline: "Timeline | WindowTimeline", ref: tuple[int, int] | None,
+                     when: int | None) -> int | None:
+    """Where a pane shows what another pane's cursor is on: that very line when the pane holds
+    it, else the first line at that moment (None: neither is known)."""
+    pos = timeline.position_of(*ref) if ref is not None else None
+    if pos is None and when is not None:
+        pos = timeline.position_at_time(when)
+    return pos

@@ -39,8 +39,8 @@ from npudiag_tui.core.workspace import Workspace
 from npudiag_tui.tui.commands import palette_commands
 from npudiag_tui.tui.late import while_running
 from npudiag_tui.tui.messages import (
-    ChannelsReady, DiagnosisReady, IndexDone, IndexProgress, LinesAppended, LinesCounted, MarksReady, SearchDone,
-    SourceGrew, SourceProgress, SourceReady,
+    ChannelsReady, DiagnosisReady, IndexDone, IndexProgress, LinesAppended, LinesCounted, MarksReady, PanesAligned,
+    SearchDone, SourceGrew, SourceProgress, SourceReady,
 )
 from npudiag_tui.tui.screens.filter import FilterScreen
 from npudiag_tui.tui.screens.help import HelpScreen
@@ -180,8 +180,12 @@ class NpuDiagApp(App[int]):
         if not self.mark_book.ready or self._pending_sources or self.search.running:
             return False
         # the live watcher's watch worker runs for as long as the app follows: not work to wait for
-        return not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers
-                       if w.group != "watch")
+        return self.panes_aligned() and not any(w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                                                for w in self.workers if w.group != "watch")
+
+    def panes_aligned(self) -> bool:
+        """True when the other panes have followed the last move (tests, screenshots)."""
+        return self._sync_source is None and self._aligned_generation == self._align_generation
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -884,7 +888,7 @@ class NpuDiagApp(App[int]):
             if pos is not None:
                 v.focus()
                 v.set_cursor(pos, center=True)
-                self.sync_from(v)
+                self._follow_later(v)
                 self._update_status()
                 return v
         # the line is hidden (ranks/filters) or not merged yet: go to the same moment
@@ -893,24 +897,14 @@ class NpuDiagApp(App[int]):
         if t is not None:
             target.focus()
             target.set_cursor(target.timeline.position_at_time(t), center=True)
-            self.sync_from(target)
+            self._follow_later(target)
         if not quiet:
             self.notify("that line is not shown (filters or ranks); moved to the same moment", markup=False)
         self._update_status()
         return target
 
-    def sync_from(self, source: LogView) -> None:
-        """Bring every other visible pane to the line (or the moment) under source's cursor."""
-        for v in self.visible_views():
-            if v is not source and v.count:
-                self._align(v, source)
-
     def _align(self, view: LogView, source: LogView) -> None:
-        ref = source.ref_at(source.cursor)
-        when = source.time_at(source.cursor)
-        pos = view.timeline.position_of(*ref) if ref is not None else None
-        if pos is None and when is not None:
-            pos = view.timeline.position_at_time(when)
+        pos = views.aligned_position(view.timeline, source.ref_at(source.cursor), source.time_at(source.cursor))
         if pos is not None:
             view.set_cursor(pos, center=True)
 
@@ -961,22 +955,68 @@ class NpuDiagApp(App[int]):
         if self.following and view.cursor < view.count - 1:
             self.following = False
             self.query_one(StatusBar).set_follow(False)
-        # the other panes follow after this pane's move is on screen: finding a moment in a
-        # merged 1 GB pane took most of a key's time while the background work ran (py-spy,
-        # bench/README.md), and a held key's moves are aligned once, for the last of them
+        self._follow_later(view)
+        self._update_status()
+
+    def _follow_later(self, view: LogView) -> None:
+        """The other panes follow `view` after its move is on screen: finding a moment in a
+        merged 1 GB pane took most of a key's time while the background work ran (py-spy,
+        bench/README.md), and a held key's moves are aligned once, for the last of them."""
         pending, self._sync_source = self._sync_source, view
         if pending is None:
             self.call_after_refresh(self._sync_later)
-        self._update_status()
 
     _sync_source: LogView | None = None
-    """The pane whose cursor the others are still to follow (_cursor_moved)."""
+    """The pane whose cursor the others are still to follow (_follow_later)."""
+    _align_generation = 0  # the latest alignment asked for
+    _aligned_generation = 0  # the latest one the panes show
 
     @while_running
     def _sync_later(self) -> None:
+        """Work out the other panes' positions in a worker (align_worker): a cold moment in a
+        merged pane reads and parses blocks of every file, up to half a second beside the
+        background work, and the keys pressed meanwhile are not kept waiting for it."""
         source, self._sync_source = self._sync_source, None
-        if source is not None and source.is_mounted:
-            self.sync_from(source)
+        if source is None or not source.is_mounted or not source.count:
+            return
+        targets = [(v.pane, v.timeline) for v in self.visible_views() if v is not source and v.count]
+        self._align_generation += 1
+        if targets:
+            self.align_worker(source.ref_at(source.cursor), source.time_at(source.cursor), targets,
+                              self._align_generation)
+        else:
+            self._aligned_generation = self._align_generation
+
+    def _align_now(self, source: LogView) -> None:
+        """Follow `source` here and now (what the worker would have done), dropping any alignment
+        still pending or under way."""
+        self._sync_source = None
+        self._align_generation += 1
+        self._aligned_generation = self._align_generation
+        for v in self.visible_views():
+            if v is not source and v.count:
+                self._align(v, source)
+
+    @work(thread=True, exclusive=True, group="align", exit_on_error=False, name="align")
+    def align_worker(self, ref: tuple[int, int] | None, when: int | None, targets: list[tuple[str, object]],
+                     generation: int) -> None:
+        worker = get_current_worker()
+        out = []
+        for pane, timeline in targets:
+            if worker.is_cancelled:
+                return
+            out.append((pane, timeline, views.aligned_position(timeline, ref, when)))
+        self.post_message(PanesAligned(generation, out))
+
+    @while_running
+    def on_panes_aligned(self, message: PanesAligned) -> None:
+        if message.generation != self._align_generation:
+            return  # a later move asked for another moment
+        self._aligned_generation = message.generation
+        for pane, timeline, pos in message.positions:
+            view = self.view(pane)
+            if pos is not None and view.timeline is timeline and view.display:
+                view.set_cursor(pos, center=True)
 
     @while_running
     def on_descendant_focus(self) -> None:
@@ -1070,6 +1110,8 @@ class NpuDiagApp(App[int]):
         panes = [focused]
         if not self.marks_in_focused_only:
             panes += [v for v in self.visible_views() if v is not focused and v.count]
+            if not self.panes_aligned():  # each pane's next mark is read after its cursor: the
+                self._align_now(focused)  # moment the focused pane is on, not an older one
         best: tuple[int, int, LogView, int] | None = None
         for order, view in enumerate(panes):
             pos = self._next_mark_in(view, kind, forward, wrap and view is focused and len(panes) == 1)
@@ -1096,7 +1138,7 @@ class NpuDiagApp(App[int]):
         view.set_cursor(pos, center=True)
         if kind == "search":
             view.scroll_match_visible(pos)
-        self.sync_from(view)
+        self._follow_later(view)
         self._update_status()
 
     def action_toggle_mark_scope(self) -> None:

@@ -106,3 +106,12 @@ class LinesCounted(Message):
 @dataclass
 class ChannelsReady(Message):
     """The console files' rank channels are worked out: they can join the merged view."""
+
+
+@dataclass
+class PanesAligned(Message):
+    """Where the other panes go to show the moment under a pane's cursor (worked out off the
+    interface thread: a moment in a merged pane of a big tree reads cold blocks)."""
+
+    generation: int
+    positions: list[tuple[str, object, int]]  # (pane, the timeline it was worked out on, position)

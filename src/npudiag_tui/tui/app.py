@@ -15,6 +15,7 @@ import importlib
 import re
 from array import array
 import sys
+import threading
 import time
 from typing import Any, Callable, Iterable, Sequence
 
@@ -58,6 +59,10 @@ class Phase(enum.Enum):
     INDEXING = "indexing"  # the scan runs; nothing is diagnosed yet
     COUNTING = "counting lines"  # anchored screen shown; the files without hits are still being counted
     READY = "ready"  # every line counted: the background work (merges, marks, live tail) may run
+
+
+ALIGN_WAIT_S = 2.0
+"""How long e/w/n wait for the worker aligning the panes on the last move before doing it again."""
 
 
 class NpuDiagApp(App[int]):
@@ -982,14 +987,25 @@ class NpuDiagApp(App[int]):
         targets = [(v.pane, v.timeline) for v in self.visible_views() if v is not source and v.count]
         self._align_generation += 1
         if targets:
+            self._align_done = (self._align_generation, threading.Event())
             self.align_worker(source.ref_at(source.cursor), source.time_at(source.cursor), targets,
-                              self._align_generation)
+                              self._align_generation, self._align_done[1])
         else:
             self._aligned_generation = self._align_generation
 
     def _align_now(self, source: LogView) -> None:
-        """Follow `source` here and now (what the worker would have done), dropping any alignment
-        still pending or under way."""
+        """Follow `source` here and now. The worker working out this very move is waited for
+        (this thread then leaves it the interpreter: it finishes sooner than the same work
+        started again here); past ALIGN_WAIT_S, or with no such worker, the panes are aligned
+        here."""
+        if self._sync_source is source:  # asked for, not started yet
+            self._sync_later()
+        running = self._align_done
+        if running is not None and running[0] == self._align_generation and running[1].wait(ALIGN_WAIT_S):
+            result = self._align_result
+            if result is not None and result[0] == self._align_generation:
+                self._show_alignment(*result)
+                return
         self._sync_source = None
         self._align_generation += 1
         self._aligned_generation = self._align_generation
@@ -997,23 +1013,33 @@ class NpuDiagApp(App[int]):
             if v is not source and v.count:
                 self._align(v, source)
 
+    _align_done: tuple[int, threading.Event] | None = None  # the running worker's generation, set when it ends
+    _align_result: tuple[int, list] | None = None  # the last positions a worker worked out
+
     @work(thread=True, exclusive=True, group="align", exit_on_error=False, name="align")
     def align_worker(self, ref: tuple[int, int] | None, when: int | None, targets: list[tuple[str, object]],
-                     generation: int) -> None:
+                     generation: int, done: threading.Event) -> None:
         worker = get_current_worker()
-        out = []
-        for pane, timeline in targets:
-            if worker.is_cancelled:
-                return
-            out.append((pane, timeline, views.aligned_position(timeline, ref, when)))
-        self.post_message(PanesAligned(generation, out))
+        try:
+            out = []
+            for pane, timeline in targets:
+                if worker.is_cancelled:
+                    return
+                out.append((pane, timeline, views.aligned_position(timeline, ref, when)))
+            self._align_result = (generation, out)
+            self.post_message(PanesAligned(generation, out))
+        finally:
+            done.set()
 
     @while_running
     def on_panes_aligned(self, message: PanesAligned) -> None:
-        if message.generation != self._align_generation:
-            return  # a later move asked for another moment
-        self._aligned_generation = message.generation
-        for pane, timeline, pos in message.positions:
+        self._show_alignment(message.generation, message.positions)
+
+    def _show_alignment(self, generation: int, positions: list) -> None:
+        if generation != self._align_generation or self._aligned_generation == generation:
+            return  # a later move asked for another moment, or these are on screen already
+        self._aligned_generation = generation
+        for pane, timeline, pos in positions:
             view = self.view(pane)
             if pos is not None and view.timeline is timeline and view.display:
                 view.set_cursor(pos, center=True)

@@ -38,7 +38,7 @@ from npudiag_tui.core.index import FileIndex, UnreadableFile, decode
 from npudiag_tui.core.model import Source, Stream
 
 _BATCH = 4096  # console lines read per pass step
-_UNPREFIXED_LOOK = 2 * _BATCH  # lines read back for the unprefixed channel's previous stamp
+_UNPREFIXED_LOOK = 1024  # lines read back for the unprefixed channel's previous stamp
 _AHEAD_BLOCKS = 8  # how far a line before a file's first stamp looks for it
 
 

@@ -175,3 +175,17 @@ def test_console_prefilter_finds_every_level_line_of_a_long_run():
     assert set(wanted) <= found
     assert found <= {k for k in range(len(lines)) if line_level(lines[k].rstrip("\n"), Stream.STDOUT) >= Level.WARNING
                      or lines[k] != filler}
+
+
+def test_control_sequences_are_the_control_class_in_utf8():
+    """The byte prefilter's control sequences match exactly the characters the terminal never
+    gets raw (but NL, which ends lines), each as its UTF-8 bytes."""
+    import re
+
+    from npudiag_tui.core.formats.text import CONTROL_CLASS, CONTROL_SEQUENCES
+
+    as_bytes, as_text = re.compile(CONTROL_SEQUENCES), re.compile(CONTROL_CLASS)
+    for c in range(0x110000):
+        if 0xD800 <= c <= 0xDFFF or c == 0x0A:
+            continue
+        assert bool(as_bytes.fullmatch(chr(c).encode())) == bool(as_text.fullmatch(chr(c))), hex(c)

@@ -45,7 +45,8 @@ _CONSOLE_KEYS = (
     "rror", "err0", "exception", "traceback", "warning", "fail", "timeout", "time out", "timed out",
     "out of memory", "outofmemory", "segmentation fault", "segfault", "terminate called", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
-    "shared object", "undefined symbol", "undefined reference", "double free", "invalid pointer", "corrupt", "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
+    "shared object", "undefined symbol", "undefined reference", "double free", "invalid pointer", "corrupt",
+    "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
 )
@@ -71,17 +72,15 @@ def _as_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
 
 _KEYS_B = tuple(k.encode("ascii") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
-_CODE_B = _as_bytes(_CONSOLE_CODE)
 _RESULT_B = _as_bytes(CALL_RESULT_RE)  # a call's own aclError result, no error word needed
 _EMPTY_MESSAGE_B = _as_bytes(_EMPTY_MESSAGE)
 _FRAME_B = _as_bytes(_CONSOLE_FRAME)
 _FRAME_FIRST_B = re.compile(_CONSOLE_FRAME.pattern[2:].encode("ascii"))  # without its "\n", at offset 0
-_NATIVE_B = _as_bytes(_CONSOLE_NATIVE)
 # One pass for both, led by the union of their leading sets (a pattern runs at the speed of its
 # leading set; two passes cost half as much again). A match led by the other grammar's letter is
 # neither and is not consumed; a code can hide no E/F line start (that follows a line end).
 _CODE_OR_NATIVE_B = re.compile(rb"[EFW](?:([0-9A-Z]\d{4})|(\d{3,4} \d\d:\d\d:\d\d))")
-assert _CODE_B.pattern == rb"[EW][0-9A-Z]\d{4}" and _NATIVE_B.pattern == rb"[EF]\d{3,4} \d\d:\d\d:\d\d"
+assert _CONSOLE_CODE.pattern == r"[EW][0-9A-Z]\d{4}" and _CONSOLE_NATIVE.pattern == r"[EF]\d{3,4} \d\d:\d\d:\d\d"
 SCAN_WINDOW = 1 << 20
 """The most of a chunk the console scan copies at once (to lower it): memory per line is bounded."""
 
@@ -124,8 +123,7 @@ def _console_key_starts(data: bytes, a: int, b: int, starts: list[int]) -> bool:
     return found_text
 
 
-def _console_pattern_starts(data: bytes, a: int, b: int, end: int, starts: list[int],
-                            keyed: list[int] | None = None) -> None:
+def _console_pattern_starts(data: bytes, a: int, b: int, end: int, starts: list[int], keyed: list[int]) -> None:
     """Offsets in data[a:b] of the console grammars: codes, call results, exceptions with an
     empty first line (and the lines under them), native frames and glog/c10 E/F lines.
     pos/endpos, never a slice: a huge line is not copied. `keyed`: the key offsets found in
@@ -167,15 +165,8 @@ def _console_pattern_starts(data: bytes, a: int, b: int, end: int, starts: list[
     starts.extend(m.start() + 1 for m in _FRAME_B.finditer(data, max(a - 1, 0), b))  # at the "\n" before
 
 
-def _lines_of(data: bytes, a: int, b: int, offsets: list[int] | None) -> list[int]:
-    """The starts of the lines in data[a:b] that hold one of `offsets` (all lines: None)."""
-    if offsets is None:
-        out, p = [], a
-        while p < b:
-            out.append(p)
-            nl = data.find(b"\n", p, b)
-            p = b if nl < 0 else nl + 1
-        return out
+def _lines_of(data: bytes, a: int, b: int, offsets: list[int]) -> list[int]:
+    """The starts of the lines in data[a:b] that hold one of `offsets`."""
     return sorted({data.rfind(b"\n", a, x) + 1 or a for x in offsets if a <= x < b})
 
 

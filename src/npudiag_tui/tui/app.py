@@ -1020,15 +1020,16 @@ class NpuDiagApp(App[int]):
     def align_worker(self, ref: tuple[int, int] | None, when: int | None, targets: list[tuple[str, object]],
                      generation: int, done: threading.Event) -> None:
         worker = get_current_worker()
+        out: list[tuple[str, object, int | None]] = []
         try:
-            out = []
             for pane, timeline in targets:
                 if worker.is_cancelled:
                     return
                 out.append((pane, timeline, views.aligned_position(timeline, ref, when)))
-            self._align_result = (generation, out)
-            self.post_message(PanesAligned(generation, out))
-        finally:
+        finally:  # a failure still answers (with the panes worked out): the app never waits on it
+            if not worker.is_cancelled:
+                self._align_result = (generation, out)
+                self.post_message(PanesAligned(generation, out))
             done.set()
 
     @while_running

@@ -1088,7 +1088,7 @@ def _nested_reports_name_their_cause_last(events: list[ErrorEvent]) -> None:
                 break
             block.append((below, text.rstrip().endswith(":")))
         end = i + len(block)
-        causes = [e for e, _ in block if e.kind.tier <= 3 and not _ends_in_colon(e)]
+        causes = [e for e, colon in block if e.kind.tier <= 3 and not colon]
         if not causes:
             continue
         for e in [ev] + [e for e, colon in block if colon and e.kind in _INTRODUCING_KINDS]:
@@ -1100,10 +1100,6 @@ _INTRODUCING_KINDS = (K.EXCEPTION, K.LOG_ERROR)
 
 def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
-
-
-def _ends_in_colon(ev: ErrorEvent) -> bool:
-    return C.strip_prefixes(C.clean(ev.text))[0].rstrip().endswith(":")
 
 
 # A failure record printed as JSON, one field a line (a converter's check report): the verdict

@@ -37,27 +37,21 @@ CONTROL_CLASS = "[" + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b 
 
 CONTROL_RE = re.compile(CONTROL_CLASS)
 
-# The same set as UTF-8 byte sequences, for C-speed byte scans that must not skip a line whose
-# words are split only by such a character (core.formats.levels). NL is left out: it ends lines.
-CONTROL_BYTES = b"|".join(
-    re.escape(chr(c).encode("utf-8")) for a, b in _RANGES for c in range(a, b + 1)
-    if c != 0x0A and not 0xD800 <= c <= 0xDFFF  # surrogates have no UTF-8 form (decoded text holds none)
-)
-
-
 
 def _control_sequences() -> bytes:
-    """CONTROL_BYTES with every alternative led by a literal byte, and the sequences that share
-    their leading bytes joined by a class of last bytes: the regex engine then skips at C speed
-    to the bytes that can start one (it does so only when every alternative starts with a
-    literal; a hundred alternatives of several bytes each cost it its speed)."""
+    """The same set as UTF-8 byte sequences (NL left out: it ends lines), for C-speed byte scans
+    that must not skip a line whose words are split only by such a character
+    (core.formats.levels). Every alternative starts with a literal byte, and the sequences that
+    share their leading bytes are joined by a class of last bytes: the regex engine skips at C
+    speed to the bytes that can start one only when every alternative starts with a literal (a
+    hundred alternatives of several bytes each cost it its speed)."""
     by_head: dict[bytes, list[int]] = {}
     for a, b in _RANGES:
         for c in range(a, b + 1):
-            if c != 0x0A and not 0xD800 <= c <= 0xDFFF:
+            if c != 0x0A and not 0xD800 <= c <= 0xDFFF:  # surrogates have no UTF-8 form
                 seq = chr(c).encode("utf-8")
                 by_head.setdefault(seq[:-1], []).append(seq[-1])
-    alts = [b"\\x%02x" % x for x in by_head.pop(b"")]  # single bytes: one literal each (see above)
+    alts = [b"\\x%02x" % x for x in by_head.pop(b"")]  # single bytes: one literal each
     for head, lasts in by_head.items():
         runs: list[list[int]] = []
         for x in sorted(lasts):
@@ -71,7 +65,7 @@ def _control_sequences() -> bytes:
 
 
 CONTROL_SEQUENCES = _control_sequences()
-"""CONTROL_BYTES in compact form: the same byte sequences, matched much faster."""
+"""A bytes regex of the UTF-8 form of every CONTROL_CLASS character but NL."""
 
 
 def strip_controls(text: str) -> str:

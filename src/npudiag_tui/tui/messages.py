@@ -114,4 +114,4 @@ class PanesAligned(Message):
     interface thread: a moment in a merged pane of a big tree reads cold blocks)."""
 
     generation: int
-    positions: list[tuple[str, object, int]]  # (pane, the timeline it was worked out on, position)
+    positions: list[tuple[str, object, int | None]]  # (pane, the timeline it was worked out on, position)

@@ -106,12 +106,13 @@ class ConsolePrefilter:
     """The console vocabulary's byte prefilter, with the interface of a compiled pattern's
     `search` and `finditer` (`.start()` of each match, in order).
 
-    One regex alternation of the vocabulary (case-insensitive, a hundred control sequences) ran
-    at 2.5 MB/s and held the interface's GIL for 0.4 s per MiB in the level-marks pass. Here the
-    literal words are found with `bytes.find` on the lowered bytes (C speed, the first of each
-    word per line), and the rest is one case-sensitive regex over the lowered bytes led by a
-    short set of bytes. `bytes.lower` lowers ASCII only, as `re.I` does for bytes, and keeps
-    every offset. A match says "this line may have that level"; `line_level` decides."""
+    Not one regex alternation: Python's engine tries every branch at every position without a
+    literal lead, a few MB/s in one C call that holds the GIL (the level-marks pass runs beside
+    the interface). The literal words are found with `bytes.find` on the lowered bytes (C speed,
+    the first of each word per line), the rest with one regex whose alternatives all start with
+    a literal, in windows cut at line ends. `bytes.lower` lowers ASCII only, as `re.I` does for
+    bytes, and keeps every offset. A match says "this line may have that level"; `line_level`
+    decides."""
 
     def __init__(self, needles: list[str]) -> None:
         literals: list[bytes] = []

@@ -253,6 +253,33 @@ async def test_side_panel_entry_jumps(tree):
         assert cursor_ref(target) == (cascade[0].ref.file_id, cascade[0].ref.line)
 
 
+async def test_a_long_cascade_is_listed_whole_and_its_last_entry_jumps():
+    """The side panel lists a long cascade's first rows with the anchored screen and the rest
+    right after it: once settled every entry is there, and the last one jumps to its line."""
+    from pathlib import Path
+
+    from textual.widgets import OptionList
+
+    from npudiag_tui.tui.app import NpuDiagApp
+    from npudiag_tui.tui.widgets.side_panel import FIRST_CASCADE_ROWS
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "hccl-notify-wait-cascade"
+    app = NpuDiagApp([str(fixture)], [], [], follow=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(pilot)
+        entries = app.cascade_entries()
+        assert len(entries) > FIRST_CASCADE_ROWS  # the fixture's cascade is long enough to split
+        options = app.query_one("#cascade", OptionList)
+        assert options.option_count == len(entries)
+        await pilot.press("c")
+        await pilot.pause()
+        options.highlighted = len(entries) - 1
+        await pilot.press("enter")
+        await pilot.pause()
+        last = entries[-1]
+        assert cursor_ref(app.focused) == (last.ref.file_id, last.ref.line)
+
+
 async def test_markup_and_escapes_render_literally(tree):
     app = new_app(tree)
     async with app.run_test(size=(160, 45)) as pilot:

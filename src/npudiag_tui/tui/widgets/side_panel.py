@@ -96,6 +96,10 @@ def verdict_text(diagnosis: Diagnosis, logs_read: bool = True) -> Text:
     return t
 
 
+FIRST_CASCADE_ROWS = 24
+"""Cascade entries the side panel lists in the anchored screen's first frame; the rest join next."""
+
+
 class SidePanel(VerticalScroll):
     """Diagnosis summary plus the cascade list."""
 
@@ -125,6 +129,7 @@ class SidePanel(VerticalScroll):
         self.entries: list[ErrorEvent] = []
         self.candidates: list[Candidate] = []
         self.candidate_mark = -1
+        self._shown = 0  # which show() the options being added belong to
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Diagnosis: indexing…", style="bold"), id="diag-head")
@@ -144,6 +149,7 @@ class SidePanel(VerticalScroll):
         options = self.query_one("#cascade", OptionList)
         options.clear_options()
         self.entries = []
+        self._shown += 1
         if diagnosis is None:
             head.update(Text(f"Diagnosis unavailable\n{sanitize(error or '')}".strip(), style="bold yellow"))
             body.update(Text(""))
@@ -212,8 +218,12 @@ class SidePanel(VerticalScroll):
             self.entries.append(anchor)
         self.entries.extend(diagnosis.cascade)
         if self.entries:  # one call: adding options one by one re-measures the list each time
-            options.add_options([Option(_event_label(ev, k == 0 and anchor is not None))
-                                 for k, ev in enumerate(self.entries)])
+            labels = [Option(_event_label(ev, k == 0 and anchor is not None)) for k, ev in enumerate(self.entries)]
+            # the list measures every option to lay itself out (a wrap of each): a long cascade
+            # joins after the first frame, which the anchored screen then does not wait for
+            options.add_options(labels[:FIRST_CASCADE_ROWS])
+            if len(labels) > FIRST_CASCADE_ROWS:
+                self.call_after_refresh(self._add_options, labels[FIRST_CASCADE_ROWS:], self._shown)
         else:
             options.add_option(Option(Text("(none)", style="dim"), disabled=True))
 
@@ -227,6 +237,10 @@ class SidePanel(VerticalScroll):
             for r in diagnosis.ranks[:32]:
                 b.append(f"rank {r.rank}: {r.role}\n", "red" if r.role == "root" else "")
         body.update(b)
+
+    def _add_options(self, more: list[Option], shown: int) -> None:
+        if shown == self._shown:  # not shown over since
+            self.query_one("#cascade", OptionList).add_options(more)
 
     def _show_candidates(self) -> None:
         t = Text()

@@ -472,3 +472,13 @@ def aligned_position(timeline: "Timeline | WindowTimeline", ref: tuple[int, int]
     if pos is None and when is not None:
         pos = timeline.position_at_time(when)
     return pos
+
+
+def warm_rows_around(timeline: "Timeline | WindowTimeline", pos: int, rows: int = 64) -> None:
+    """Work out the rows a pane shows around `pos` (a merged window's pages), so a thread that
+    moves the pane there later finds them done."""
+    for at in (max(pos - rows, 0), pos, pos + rows):
+        try:
+            timeline.at(at)
+        except IndexError:
+            pass

@@ -1025,7 +1025,10 @@ class NpuDiagApp(App[int]):
             for pane, timeline in targets:
                 if worker.is_cancelled:
                     return
-                out.append((pane, timeline, views.aligned_position(timeline, ref, when)))
+                pos = views.aligned_position(timeline, ref, when)
+                if pos is not None:  # the pane moving there shows these rows: not on the interface thread
+                    views.warm_rows_around(timeline, pos)
+                out.append((pane, timeline, pos))
         finally:  # a failure still answers (with the panes worked out): the app never waits on it
             if not worker.is_cancelled:
                 self._align_result = (generation, out)

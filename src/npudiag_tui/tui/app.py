@@ -964,9 +964,8 @@ class NpuDiagApp(App[int]):
         self._update_status()
 
     def _follow_later(self, view: LogView) -> None:
-        """The other panes follow `view` after its move is on screen: finding a moment in a
-        merged 1 GB pane took most of a key's time while the background work ran (py-spy,
-        bench/README.md), and a held key's moves are aligned once, for the last of them."""
+        """The other panes follow `view` after its move is on screen, so the key's own answer
+        never waits for them, and a held key's moves are aligned once, for the last of them."""
         pending, self._sync_source = self._sync_source, view
         if pending is None:
             self.call_after_refresh(self._sync_later)
@@ -979,8 +978,8 @@ class NpuDiagApp(App[int]):
     @while_running
     def _sync_later(self) -> None:
         """Work out the other panes' positions in a worker (align_worker): a cold moment in a
-        merged pane reads and parses blocks of every file, up to half a second beside the
-        background work, and the keys pressed meanwhile are not kept waiting for it."""
+        merged pane reads and parses blocks of every file (bench/README.md), and the keys
+        pressed meanwhile are not kept waiting for it."""
         source, self._sync_source = self._sync_source, None
         if source is None or not source.is_mounted or not source.count:
             return

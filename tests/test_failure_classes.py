@@ -2001,3 +2001,132 @@ def test_a_graph_the_graph_engine_refuses_is_the_compile(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"run.log": "[ERROR:0@5.094] global server.cpp:31 health check failed, "
                                       "ret = 13\n"})
     assert d.category != "compile"
+
+
+def test_an_inner_codes_detail_with_its_spaces_collapsed_is_the_detail(tmp_path):
+    """A page or a copy collapses the error manager's two spaces (`E89999  op[…]`) into one: the
+    line after the banner is still the detail that names the cause, not the TraceBack under it."""
+    log = ("ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+           "E89999: Inner Error!\n"
+           "E89999 op[Mul_12], The Mul_12 op dtype is not same, type1:DT_FLOAT16, type2:DT_INT32"
+           "[FUNC:CheckTwoInputDtypeSame][FILE:util.cc][LINE:103]\n"
+           "Verifying Mul_12 failed.[FUNC:InferShapeAndType][FILE:infershape_pass.cc][LINE:135]\n")
+    ws, d = diagnose(tmp_path, {"atc.log": log})
+    assert "op dtype is not same" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: an inner code's banner with one space is still a banner, never a cause
+    ws, d = diagnose(tmp_path / "b", {"run.log": "EZ9999 Inner Error!\n"
+                                      "RuntimeError: call aclnnMul failed, error code is 561103\n"})
+    assert "aclnnMul" in anchor_text(ws, d)
+
+
+def test_a_block_whose_traceback_is_the_graph_compile_is_the_compile(tmp_path):
+    block = ("E89999:[PID:77] 2026-03-11-10:00:01.218.474 op[Div_3] op dtype is not same, type1:DT_FLOAT, "
+             "type2:DT_INT64[FUNC:CheckTwoInputDtypeSame]\n"
+             "       TraceBack (most recent call last):\n"
+             "       Verifying Div_3 failed.[FUNC:InferShapeAndType][FILE:infershape_pass.cc][LINE:129]\n"
+             "       process pass InferShapePass on node:Div_3 failed, ret:4294967295[FUNC:RunPassesOnNode]"
+             "[FILE:base_pass.cc][LINE:563]\n")
+    ws, d = diagnose(tmp_path, {"run.log": block})
+    assert "op dtype is not same" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: the same inner detail with a TraceBack of a run (a launch) names no compile stage
+    ws, d = diagnose(tmp_path / "b", {"run.log": block.split("       Verifying")[0]
+                                      + "       launch kernel failed, kernel=Div_3[FUNC:LaunchKernel]\n"})
+    assert d.category != "compile"
+    # look-alike: one operator built on its own (the single-op path) fails as that operator
+    ws, d = diagnose(tmp_path / "c", {"run.log": block + "       [Build][SingleOpModel]call ge interface "
+                                      "generator.BuildSingleOpModel failed. ge result = 1343242270\n"})
+    assert d.category == "operator"
+
+
+def test_the_task_schedulers_own_report_is_the_device(tmp_path):
+    line = ("[ERROR] TSCH(-1,null):2026-03-11-10:00:09.520.395 28 (cpuid:0) ai_core_dispatcher.c:1012 "
+            "bs_done_exception_proc_timeout: slot_id=1,TS_ctrl=0x4,exception_core_list=0x0,fault_task=0\n")
+    ws, d = diagnose(tmp_path, {"slog/device-0/device-0_20260311100000000.log": line})
+    assert d.category == "device"
+    # look-alike: the scheduler reporting a notify wait on a peer stays a collective's
+    ws, d = diagnose(tmp_path / "b", {"slog/device-0/device-0_20260311100000000.log": line.replace(
+        "bs_done_exception_proc_timeout: slot_id=1", "notify wait timeout for hccl task: slot_id=1")})
+    assert d.category == "communication"
+
+
+def test_a_driver_allocation_out_of_memory_is_memory(tmp_path):
+    head = "[ERROR] DRV(41,python3):2026-03-11-10:00:04.{} [ascend][curpid: 41, 50][drv][devmm]{}\n"
+    log = (head.format("222.597", "[devmm_ioctl_advise 190]<errno:12, 6> Ioctl device error! ptr=0x1088, count=150, advise=0x8c.")
+           + head.format("908.459", "[devmm_alloc_managed 126]<errno:12, 6> heap_alloc_managed out of memory, bytesize=150."))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-41_20260311100000000.log": log})
+    assert "Ioctl device error" in anchor_text(ws, d)
+    assert d.category == "memory"
+    # look-alike: a driver call refused for another reason (no such device) is the set-up
+    log = head.format("222.597", "[devmm_ioctl_open 91]<errno:19, 1> open davinci_manager failed.")
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-41_20260311100000000.log": log})
+    assert d.category == "environment"
+
+
+def test_a_hardware_error_record_is_the_device(tmp_path):
+    log = ("[2454.830692] {6}[Hardware Error] Hardware error from APEI Generic Hardware Error Source: 0\n"
+           "[2454.830693] {6}[Hardware Error] event severity: recoverable\n"
+           "[2454.830701] {6}[Hardware Error]  error_type: 3, multi-bit ECC\n")
+    ws, d = diagnose(tmp_path, {"kbox.txt": log})
+    assert "Hardware error from APEI" in anchor_text(ws, d)
+    assert d.category == "device"
+    # look-alike: a kernel line that only mentions hardware is no fault
+    ws, d = diagnose(tmp_path / "b", {"kbox.txt": "[2454.830692] hardware clock set to 10:00, ECC enabled\n"})
+    assert d.anchor is None
+
+
+def test_a_taken_port_warned_before_the_bind_gives_up_is_the_cause(tmp_path):
+    log = ("[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 "
+           "(errno: 98 - Address already in use).\n"
+           "[E socket.cpp:472] [c10d] The server socket has failed to listen on any local network address.\n"
+           "RuntimeError: The server socket has failed to listen on any local network address.\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "failed to bind to [::]:29500" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a warning that a port is taken and another one is used is no failure
+    ws, d = diagnose(tmp_path / "b", {"train.log": "[W socket.cpp:436] port 29500: Address already in use, "
+                                      "using 29501\n"
+                                      "[E socket.cpp:472] [c10d] The client socket has timed out after 600s\n"})
+    assert "timed out" in anchor_text(ws, d)
+
+
+def test_a_list_of_possible_reasons_is_advice_not_the_error(tmp_path):
+    log = ("[OpRetryConnection][Init] Connect to server failed, serverPort [60000]\n"
+           "There maybe some reasons to cause this error:\n"
+           "   1. The port may have been used so we will bind error.\n"
+           "   2. Somebody may have already listen on those ports\n")
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert "Connect to server failed" in anchor_text(ws, d)
+    # look-alike: an error whose message follows its colon is read as before
+    ws, d = diagnose(tmp_path / "b", {"run.log": "Failed to build the engine with the following error:\n"
+                                      "   cannot open shared object file libascendcl.so\n"})
+    assert "libascendcl.so" in anchor_text(ws, d)
+
+
+def test_a_protobuf_double_registration_is_two_packages(tmp_path):
+    log = ("[libprotobuf ERROR descriptor_database.cc:644] File already exists in database: ge_ir.proto\n"
+           "[libprotobuf FATAL descriptor.cc:1371] CHECK failed: GeneratedDatabase()->Add(encoded, size):\n"
+           "torch._dynamo.exc.BackendCompilerFailed: backend='npu_backend' raised:\n")
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert "File already exists in database" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a file that exists in a user's own database is no package clash
+    ws, d = diagnose(tmp_path / "b", {"run.log": "ERROR: File already exists in database: train_0001.bin\n"})
+    assert d.category != "environment"
+
+
+def test_an_offline_models_task_exception_wraps_the_task_inside_it(tmp_path):
+    head = "[ERROR] RUNTIME(42,msame):2026-03-11-10:00:06.{} [task.cc:1]42 {}\n"
+    log = (head.format("338.095", "ReportExceptProc:Task exception! device_id=0, stream_id=0, task_id=1, type=13, "
+                       "retCode=0x91, [the model stream execute failed].")
+           + head.format("339.075", "PrintErrorInfo:Memory async copy failed, device_id=0, stream_id=3, task_id=2.")
+           + head.format("339.082", "ReportErrorInfo:model execute error, retCode=0x91, [the model stream execute failed].")
+           + head.format("339.091", "Notify:notify [_DEFAULT_MODEL_NAME_] task fail start.notify taskid:2 retcode:507011"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-42_20260311100000000.log": log})
+    assert "Memory async copy failed" in anchor_text(ws, d)
+    # look-alike: a task exception of a kernel (not of a model) is the failure itself
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-42_20260311100000000.log": head.format(
+        "338.095", "ReportExceptProc:Task exception! device_id=0, stream_id=0, task_id=1, type=1, retCode=0x91, "
+                   "[aicore exception].")})
+    assert "Task exception!" in anchor_text(ws, d)

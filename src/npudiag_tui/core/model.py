@@ -178,6 +178,7 @@ class ErrorEvent:
     detail: str = ""  # the most specific text of the group (detail line, errorStr, ...)
     fragment: str | None = None  # the escaped sub-line (`\\n` inside one physical line) the event is
     block_numeric: dict[str, int] = field(default_factory=dict)  # statuses printed by the block's other lines
+    block_stage: str | None = None  # the stage its block's TraceBack says failed (a graph compile)
     category: str = "unknown"
     benign: bool = False
     secondary: str | None = None  # relation when this event is part of a cascade

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.build import BUILD_STOPPED, COMPILER_DIAGNOSTIC, OFFLINE_CONVERSION, is_build_line
-from npudiag_tui.core.formats.console import OP_CHECK_SOURCE, SO_LOAD_FAILED, clean, strip_prefixes
+from npudiag_tui.core.formats.console import HARDWARE_FAULT, OP_CHECK_SOURCE, SO_LOAD_FAILED, clean, strip_prefixes
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
 
@@ -70,6 +70,9 @@ _ENV_TEXT = re.compile(
     # an installed package (driver, firmware, CANN) too old for what was asked of it
     r"\b[Tt]his package does not support\b|\bplease (?:change|use|install|upgrade to) (?:a )?new(?:er)? package\b|"
     r"[Bb]inary register fail|"
+    # protobuf refusing a second registration of one .proto file: two installed packages carry the
+    # same generated code (a TE or CANN wheel of another release than the toolkit)
+    r"\bFile already exists in database: \S+\.proto\b|"
     r"TsdOpen failed|tsd ?(?:client|daemon).{0,40}(?:fail|abnormal)|"  # the device's TSD daemon would not open
     r"recogni[sz]e (?:the )?(?:Ascend )?(?:chip|SoC)\b|"  # the software cannot tell which chip it runs on
     # the container runtime could not set the container up (the Ascend hook mounts the driver's files)
@@ -136,6 +139,7 @@ _COMM_TEXT = re.compile(
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|\b[Ss]egfault\b|SIGSEGV|core dumped|SIGABRT")
+_ENOMEM = re.compile(r"\berrno:\s*12\b|\bENOMEM\b")
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # What shows that a process died natively, for the words "crashed" (engine, actions): a signal,
 # a segfault, a core dump, an uncaught C++ exception, an abort, a native backtrace frame or a
@@ -244,6 +248,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
         return "environment"
     if COMPILER_DIAGNOSTIC.search(ev.detail or ev.text):  # a compiler's own diagnostic
         return "compile"
+    if HARDWARE_FAULT.search(body):  # an HBM ECC error is the chip's memory failing, not the job's
+        return "device"
     if ev.kind == K.OOM or _MEM_TEXT.search(body):
         return "memory"
     if ev.comm_wait:  # a wait on an event is a stream primitive; the others wait on a peer
@@ -254,6 +260,10 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
         return "communication"
     if ev.module in ("HCCL", "HCCP"):  # what logged it is the subsystem that failed
         return "communication"
+    if ev.module == "TSCH" and not _COMM_TEXT.search(body):
+        # the device's task scheduler reports a task of this device that failed or hung (a wait
+        # on a peer's notify it reports too, and that one stays a collective's)
+        return "device"
     if ev.kind == K.DRIVER or _DRIVER_TEXT.search(body):
         return "environment"
     return None
@@ -343,6 +353,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 if cat == "operator" and _MEM_TEXT.search(body):
                     return "memory"
                 return cat
+    if anchor.block_stage:  # its own TraceBack says which stage failed
+        return anchor.block_stage
     if setup:
         # nothing in its own text or code says why: the set-up itself (driver, firmware, an
         # occupied or invisible device, the packages), not the job
@@ -357,6 +369,11 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     if anchor.throw_site and _OP_THROW_SITE.search(anchor.throw_site):
         return "operator"  # torch_npu's operator layer (op-plugin, an ATB operation) refused it
     if anchor.module == "DRV":
+        # a driver call that ran out of memory (`<errno:12, …>`, ENOMEM) or whose own event says so
+        # (`heap_alloc_managed out of memory`, `halMemAlloc failed`) is an allocation, not the set-up
+        if _ENOMEM.search(anchor.text) or any(e.kind == K.OOM or _MEM_TEXT.search(message_body(e.detail or e.text))
+                                              for e in group):
+            return "memory"
         return "environment"
     if anchor.module == "PRE_ACT":  # MindSpore's device memory pre-allocator
         return "memory"

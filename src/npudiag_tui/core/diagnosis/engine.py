@@ -140,7 +140,7 @@ def _classify(ev: ErrorEvent) -> str:
     numbers and hex values folded (`_NORMALISE`): the rules see numbers only as codes and statuses,
     which are in the key as parsed (`codes`, `numeric`, `block_numeric`)."""
     key = (ev.kind, ev.module, ev.env_hint, ev.comm_wait, tuple(ev.codes), tuple(ev.numeric.items()),
-           tuple(ev.block_numeric.items()), _NORMALISE.sub("#", ev.detail or ""), _NORMALISE.sub("#", ev.text))
+           tuple(ev.block_numeric.items()), ev.block_stage, _NORMALISE.sub("#", ev.detail or ""), _NORMALISE.sub("#", ev.text))
     got = _CATEGORIES.get(key)
     if got is None:
         if len(_CATEGORIES) > 200_000:

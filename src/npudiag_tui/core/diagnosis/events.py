@@ -63,7 +63,11 @@ _RELAY = re.compile(
     # device_id=5, stream_id=…, sqe_type=7(notify wait), errType=…`): it names the task, not the
     # fault; the core error info the runtime prints next does
     r"ProcLogicCqReport:|^Task run failed, device_id=\d+, stream_id=|"
-    r"^add error register:"  # the runtime saving a core's registers before it prints the fault
+    r"^add error register:|"  # the runtime saving a core's registers before it prints the fault
+    # an offline model runs as one task: its failure (`Task exception! … [the model stream execute
+    # failed]`, `model execute error`, `model execute task failed`) reports that a task inside the
+    # model failed, and the runtime prints that task's own failure next
+    r"\[the model stream execute failed\]|\bmodel execute (?:error|task failed)\b"
 )
 # glog's CHECK on a call's returned status (`Check failed: workspace_status == 0`, `ret ==
 # ACL_SUCCESS`): it only says the call failed; the callee's own error says why
@@ -129,6 +133,12 @@ _LOADER = re.compile(
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
+_FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
+# a header over a list of what may have caused the error (HCCL's `There maybe some reasons to cause
+# this error:`, `Possible causes:`): the list is advice, not the error's message
+_ADVICE_INTRO = re.compile(r"(?i)^(?:there (?:may ?be|might be|are) (?:some |several |a few )?(?:possible )?"
+                           r"(?:reasons|causes)\b|possible (?:reasons|causes)\b|(?:the )?(?:reasons|causes) (?:may|might|could) be\b)"
+                           r".{0,80}:\s*$")
 _PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
@@ -328,8 +338,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         info["device"] = dev
         return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
     if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped) \
-            or KERNEL_ASSERT.match(stripped):  # a device-side assert
+            or KERNEL_ASSERT.match(stripped) or C.HARDWARE_FAULT.search(stripped):  # a device-side assert
         return K.DEVICE_EXC, Level.ERROR, info
+    if _ADVICE_INTRO.match(stripped):
+        return K.CONTEXT, Level.INFO, info
     if C.TORCH_HEADER_RE.search(stripped):
         return K.WRAPPER, Level.ERROR, info
     if C.ERROR_TEXT_RE.match(stripped) or stripped.startswith("Rectify the fault"):
@@ -740,9 +752,10 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             K.CANN_DETAIL, K.DEVICE_EXC, K.BENIGN, K.CONTEXT):
         kind, level = K.CONTEXT, Level.parse(pre.level) if pre.level else Level.NONE
     if pre.level in ("WARNING", "INFO", "DEBUG") and kind.tier <= 1 and kind not in (
-            K.WARNING_CODE, K.IMPORT):
-        # a logger WARNING/INFO line is a cause only with a code, an aclError number, device text
-        # or a library that failed to load
+            K.WARNING_CODE, K.IMPORT) and not (kind == K.ENV and _FAILED.search(text)):
+        # a logger WARNING/INFO line is a cause only with a code, an aclError number, device text,
+        # a library that failed to load or a bind that failed on a taken port (c10d warns of each
+        # address it could not bind before it gives up)
         if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
             kind, level = K.CONTEXT, Level.parse(pre.level)
     if _awaited_message(state, kind, text, contiguous, pre.level):
@@ -799,6 +812,10 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         open_block.lines.append(ref)
         for domain, value in numeric.items():
             open_block.block_numeric.setdefault(domain, value)
+        if in_traceback and _SINGLE_OP_BUILD.search(text):
+            open_block.block_stage = "operator"  # one operator built on its own, not a graph
+        elif in_traceback and open_block.block_stage is None and _GRAPH_COMPILE_STAGE.search(text):
+            open_block.block_stage = "compile"
         if in_traceback and kind != K.CANN_DETAIL:
             return None, open_block, in_traceback
         if kind in (K.CONTEXT, K.LOG_ERROR, K.PLOG, K.RELAY, K.CANN_TRACE) or _BLOCK_ADVICE.match(text):
@@ -921,6 +938,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
     if deeper and open_block is not None:
         open_block.kind = K.RELAY  # restated or residue: the deeper line explains the block
         ev.block_numeric.update(open_block.block_numeric)
+        ev.block_stage = ev.block_stage or open_block.block_stage
         return ev, open_block, in_traceback
     if kind in (K.CANN_DETAIL, K.DEVICE_EXC, K.TIMEOUT, K.CANN_TRACE) and (
             info.get("cann_code") or ev.device_event):
@@ -961,6 +979,14 @@ _BARE_DETAIL = re.compile(rf"^(?=E)({CODE_PATTERN}): +(?=[A-Za-z\[])")  # error 
 # the error manager failing to fetch the device's message (`rtGetDevMsg execute failed`, and on
 # a board in offline/RC mode `get device msg feature can not support offline mode`)
 _MESSAGE_FETCH = re.compile(r"rtGetDevMsg execute failed|GetDevErrMsg|\bget device msg\b.{0,40}\bnot support")
+# the graph engine's compile passes in a block's TraceBack (`process pass InferShapePass on node:…
+# failed`, `[Compile][Graph]Compile graph failed`, `build graph failed`): the detail above them
+# failed while a graph was being compiled, whatever the check was
+_GRAPH_COMPILE_STAGE = re.compile(r"\bprocess pass \w+Pass\b|\bCompile graph failed\b|\bbuild graph failed\b|"
+                                  r"\[FUNC:(?:CompileGraph|BuildModel|BuildGraph|RunPassesOnNode)\]")
+# an operator run through the single-op path builds a model of that one operator (`[Build][SingleOpModel]`,
+# `build op model failed`): its passes are the operator's, not a graph's
+_SINGLE_OP_BUILD = re.compile(r"\bSingleOpModel\b|\bbuild op model failed\b|\bFail to build op model\b")
 _BLOCK_ADVICE = re.compile(r"\s*(?:Possible Cause|Solution)\s*:")
 _OWN_FAILURE = re.compile(r"\b(?:failed|failure)\b.{0,300}\[FUNC:\w+\]")
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from npudiag_tui.core.formats.bounded import Anchored
-from npudiag_tui.core.formats.codes import CODE_PATTERN
+from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
 from npudiag_tui.core.formats.text import CONTROL_RE
 
 # With ESC (or its caret form) any SGR; with ESC lost, demand a digit so `[memory.cpp:608]` survives.
@@ -106,6 +106,11 @@ NATIVE_FRAME_RE = re.compile(r"^\s*(?:\S*/)?[\w.+-]+\.so(?:\.\d+)*\([^()\s]*\) ?
 HEAP_CORRUPTION = re.compile(r"double free or corruption|\b(?:free|realloc)\(\): invalid (?:pointer|size|next size)|"
                              r"\bmalloc\(\): (?:memory corruption|corrupted|unaligned)|munmap_chunk\(\): invalid pointer|"
                              r"corrupted size vs\.? prev_size|corrupted double-linked list")
+# the kernel's record of a hardware fault (APEI/GHES `[Hardware Error]`, an uncorrectable or
+# multi-bit ECC error of the HBM), as the device's black box (kbox) or the host's dmesg keeps it:
+# the chip or its memory failed, whatever the job did
+HARDWARE_FAULT = re.compile(r"\[Hardware Error\]|\bmulti-?bit ECC\b|\b(?:uncorrect(?:able|ed)|multi-?bit) (?:ECC|memory) errors?\b",
+                            re.I)
 # where c10 threw it, printed under its message: the function and the source that refused
 C10_THROW_RE = re.compile(r"^Exception raised from (\S+) at (\S+) \(most recent call first\):")
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
@@ -123,6 +128,7 @@ _CANN_DETAIL = re.compile(
 )
 _CANN_INLINE = re.compile(rf"detail:\s*(?=({CODE_PATTERN}|\[PID:))")  # gen2 or gen3 carried inline
 _BANNER_TEXT = re.compile(r"^(?:Inner Error!|Internal error!)\s*$")
+_INNER_ONE_SPACE = re.compile(rf"^({CODE_PATTERN}) (?=[^\s:(\[])")
 # a banner stays a banner whatever carries it (a c10 warning, a logger, an exception message)
 BANNER_PAYLOAD = re.compile(rf"(?<![\w])({CODE_PATTERN}): (?:Inner Error!|Internal error!)\s*$")
 
@@ -149,7 +155,13 @@ def parse_cann_detail(text: str) -> CannDetail | None:
     lead, pid, stamp, title, paren, message = m.groups()
     code = paren or lead
     if code is None:
-        return None
+        # the two-space `E89999  op[Add_718], …` after an inner code's banner, as a web page or a
+        # copy shows it with its spaces collapsed: only an inner code, whose lines are all the
+        # error manager's, is read so
+        one = _INNER_ONE_SPACE.match(t)
+        if one is None or not is_inner_code(one.group(1)) or _BANNER_TEXT.match(t[one.end():]):
+            return None
+        return CannDetail(one.group(1), None, None, None, t[one.end():].strip(), False)
     banner = lead is not None and stamp is None and pid is None and bool(_BANNER_TEXT.match(message))
     two_space = lead is not None and stamp is None and pid is None and t[len(lead):len(lead) + 2] == "  "
     # torch_npu's `call aclnnX failed, detail:CODE: …` marks the detail itself: a report whose PID

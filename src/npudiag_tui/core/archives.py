@@ -148,6 +148,7 @@ class _Writer:
         self.budget.check_room(self.dest, declared)
         target = os.path.join(self.dest, *parts)
         written = 0
+        created = False  # only a file this member made may be removed again (another's stays)
         try:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             src = opener()
@@ -155,6 +156,7 @@ class _Writer:
                 self.result.skipped.append((name, "not a regular file"))
                 return
             with src, open(target, "xb") as out:
+                created = True
                 while True:
                     block = src.read(_COPY_CHUNK)
                     if not block:
@@ -174,7 +176,8 @@ class _Writer:
                 self.result.extracted += 1
             else:
                 self.result.problems.append((name, f"cannot extract ({reason(exc)}); skipped"))
-                _remove_empty(target)
+                if created:
+                    _remove_empty(target)
             return
         self.result.extracted += 1
 

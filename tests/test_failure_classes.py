@@ -2130,3 +2130,212 @@ def test_an_offline_models_task_exception_wraps_the_task_inside_it(tmp_path):
         "338.095", "ReportExceptProc:Task exception! device_id=0, stream_id=0, task_id=1, type=1, retCode=0x91, "
                    "[aicore exception].")})
     assert "Task exception!" in anchor_text(ws, d)
+
+
+def test_a_logger_line_ending_in_an_exception_name_awaits_its_message(tmp_path):
+    log = ("ERROR 03-11 10:00:07 [model_runner.py:3029] Graph sizes capture fail: RuntimeError:\n"
+           "ERROR 03-11 10:00:07 [model_runner.py:3029] not enough streams left to capture 40 sizes\n")
+    ws, d = diagnose(tmp_path, {"serve.log": log})
+    assert "not enough streams" in anchor_text(ws, d)
+    # look-alike: an error that names its exception and then its message on the same line
+    ws, d = diagnose(tmp_path / "b", {"serve.log": "ERROR 03-11 10:00:07 [runner.py:9] capture fail: RuntimeError: "
+                                      "stream limit reached\n"
+                                      "ERROR 03-11 10:00:08 [runner.py:9] shutting down the engine: done\n"})
+    assert "stream limit reached" in anchor_text(ws, d)
+
+
+def test_an_error_the_framework_says_to_ignore_is_not_the_cause(tmp_path):
+    head = "[{}] {}(83,ffff,python):2026-03-11-10:00:0{}.000.{} [f.cc:1] {}\n"
+    log = (head.format("ERROR", "ASCENDCL", 1, "100", "Push] failed to send, tdt result = -1, device is 1")
+           + head.format("WARNING", "DEVICE", 1, "200", "Push] Device queue thread had been interrupted, you can "
+                         "ignore the above error: 'failed to send...'. The training ended first.")
+           + "EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect request.\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "EI0006" in anchor_text(ws, d)
+    # look-alike: a warning that ignores something else leaves the error above it standing
+    ws, d = diagnose(tmp_path / "b", {"train.log": log.replace("you can ignore the above error: 'failed to send...'",
+                                                               "the queue size was ignored")})
+    assert "failed to send" in anchor_text(ws, d)
+
+
+def test_mindspores_pointer_to_the_ascend_error_message_is_a_wrapper(tmp_path):
+    log = ("RuntimeError: Ascend kernel runtime initialization failed, device id: 9. The details refer to "
+           "'Ascend Error Message'.\n\n"
+           "-Framework Error Message: (For framework developers)\n"
+           "Call aclrtSetDevice failed, ret[107001]. Got device count[8] and device id[9].\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "Call aclrtSetDevice failed" in anchor_text(ws, d)
+    assert d.category == "environment"  # 107001: an invalid device id
+    # look-alike: the same pointer followed by the message on its own line keeps that message
+    ws, d = diagnose(tmp_path / "b", {"train.log": "[CRITICAL] DEVICE(1,f,python):2026-03-11-10:00:00.000.001 "
+                                      "[g.cc:9] RunGraph] Run task error! The details refer to 'Ascend Error "
+                                      "Message'.Ascend Error Message:EI0002: The wait execution of the Notify "
+                                      "register times out.\n"})
+    assert "EI0002" in anchor_text(ws, d)
+
+
+def test_a_check_macros_call_and_status_only_relays_the_failure(tmp_path):
+    log = "HcclGetRootInfo(&hcclID), error code is 19\nra init failed, return[19] devicePhyId_[4], nicPosition[0]\n"
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert "ra init failed" in anchor_text(ws, d)
+    assert d.category == "communication"
+    # look-alike: a call that reports success is no failure at all
+    ws, d = diagnose(tmp_path / "b", {"run.log": "HcclGetRootInfo(&hcclID), error code is 0\n"})
+    assert d.anchor is None
+
+
+def test_out_of_memory_in_capitals_is_memory(tmp_path):
+    log = ("- Framework Error Message:\n"
+           "Out of Memory!!! Request memory size: 1088627200B, Memory Statistic:\n"
+           "Device HBM memory size: 32768M\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "Out of Memory!!!" in anchor_text(ws, d)
+    assert d.category == "memory"
+    # look-alike: a statistic of memory is no error
+    ws, d = diagnose(tmp_path / "b", {"train.log": "Device HBM memory size: 32768M\nMemory Statistic: ok\n"})
+    assert d.anchor is None
+
+
+def test_a_model_converted_to_an_offline_model_fails_in_its_compile(tmp_path):
+    head = "[ERROR] ME(43,7f02,python3):2026-03-11-10:00:45.{} [mindspore/ccsrc/cxx_api/model/acl/{}] {}\n"
+    log = (head.format("206.120", "model_converter.cc:200", "operator()] Save ge model to buffer failed.")
+           + head.format("235.224", "model_converter.cc:251", "LoadMindIR] Convert MindIR model to OM model failed"))
+    ws, d = diagnose(tmp_path, {"infer.log": log})
+    assert "Save ge model to buffer failed" in anchor_text(ws, d)
+    assert d.category == "compile"  # and not `operator` from the function tag `operator()]`
+    # look-alike: the same function tag on a line of its own routes nothing by itself
+    ws, d = diagnose(tmp_path / "b", {"infer.log": head.format("206.120", "model_converter.cc:200",
+                                                               "operator()] Save buffer failed.")})
+    assert d.category != "operator"
+
+
+def test_a_null_pointer_check_relays_what_failed_to_create_it(tmp_path):
+    log = ("[CRITICAL] DEVICE(16,ffff,python):2026-03-11-10:00:52.033.238 [kernel_runtime.cc:124] LockRuntime] "
+           "The pointer[stream] is null.\n"
+           "RuntimeError: Ascend kernel runtime initialization failed. The details refer to 'Ascend Error Message'.\n"
+           "- Framework Error Message:\n"
+           "Malloc device memory failed, free memory size is less than half of total memory size.\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "Malloc device memory failed" in anchor_text(ws, d)
+    assert d.category == "memory"
+    # look-alike: a pointer reported null with nothing else is still shown
+    ws, d = diagnose(tmp_path / "b", {"train.log": log.splitlines(True)[0]})
+    assert "The pointer[stream] is null" in anchor_text(ws, d)
+
+
+def test_set_up_that_a_leftover_process_or_a_missing_driver_library_blocks_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"a.log": "RuntimeError: Failed to register node 4. Reason: Repeated registration. "
+                                "Please check if there's another scheduler process with port:2222 still running.\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "d", {"c.log": "[ERROR] 2026/03/11 10:00:04.458 1 devmanager.go:83 deviceManager "
+                                      "init failed, err: cannot found valid driver lib, check uid or mode failed\n"})
+    assert d.category == "environment"
+    # look-alike: another rank's process failing is no leftover holding a port
+    ws, d = diagnose(tmp_path / "b", {"a.log": "RuntimeError: another rank process reported aclnnMatmul failed, "
+                                      "error code is 561103\n"})
+    assert d.category == "operator"
+
+
+def test_the_profiling_tools_codes_are_their_settings(tmp_path):
+    log = ("[ERROR] PROFILER(13,ffff,python):2026-03-11-10:00:56.741.053 [profiling.cc:51] ReportErrorMessage] "
+           "Ascend error occurred, error message:\n"
+           "EK0001: Path [/data/prof_中文] for [profilerResultPath] is invalid or does not exist.\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "EK0001" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the profiler short of host memory is memory
+    ws, d = diagnose(tmp_path / "b", {"train.log": "EK0201: Failed to allocate 64MB host memory for Profiling.\n"})
+    assert d.category == "memory"
+
+
+def test_an_assertion_in_the_operator_plugin_is_the_operators(tmp_path):
+    log = ('RuntimeError: t == c10::DeviceType::PrivateUse1 INTERNAL ASSERT FAILED at "third_party/op-plugin/'
+           'op_plugin/ops/opapi/AddKernelNpuOpApi.cpp":26, please report a bug to PyTorch. DeviceType must be NPU.\n'
+           "[ERROR] 2026-03-11-10:00:48 (PID:70, Device:0, RankID:-1) ERR00001 PTA invalid parameter\n")
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert d.category == "operator"
+    # look-alike: an assertion in the framework's own code names no operator
+    ws, d = diagnose(tmp_path / "b", {"run.log": log.replace("third_party/op-plugin/op_plugin/ops/opapi/"
+                                                             "AddKernelNpuOpApi.cpp", "torch/csrc/autograd/engine.cpp")})
+    assert d.category != "operator"
+
+
+def test_a_go_subprocess_exit_status_relays_the_failure(tmp_path):
+    log = ("2026/03/11 10:00:04 command exec failed, &exec.ExitError{ProcessState:(*os.ProcessState)(0x40), "
+           "Stderr:[]uint8(nil)}\n"
+           "[ERROR]    2026/03/11 10:00:04.458386 1  devmanager.go:83  deviceManager init failed, prepare dcmi "
+           "failed, err: dcmi init failed\n")
+    ws, d = diagnose(tmp_path, {"exporter.log": log})
+    assert "deviceManager init failed" in anchor_text(ws, d)
+    # look-alike: an exec failure with nothing after it is shown
+    ws, d = diagnose(tmp_path / "b", {"exporter.log": log.splitlines(True)[0]})
+    assert "command exec failed" in anchor_text(ws, d)
+
+
+def test_the_kernel_compilers_own_error_explains_the_build_report(tmp_path):
+    log = ("[ERROR] KERNEL(10,fffe,python):2026-03-11-10:00:53.881.210 [tbe_kernel_parallel_build.cc:99] "
+           "TbeOpParallelBuild] task compile Failed, task id:3, cause:TBEException:ERROR:\n"
+           "Traceback (most recent call last):\n"
+           '  File "/te/fusion_manager.py", line 1258, in build_single_op\n'
+           "    compile_info = call_op()\n"
+           "tvm._ffi.base.TVMError: Traceback (most recent call last):\n"
+           "  [bt] (0) /lib64/libtvm.so(tvm_dmlc::LogMessageFatal::~LogMessageFatal()+0x4c) [0xffff9ff6602c]\n"
+           "TVMError: [EB0000] Check failed: need_nbits <= info->max_num_bits : data_ub exceed bound of memory\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "[EB0000] Check failed" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: the build report alone is still shown
+    ws, d = diagnose(tmp_path / "b", {"train.log": log.splitlines(True)[0]})
+    assert "task compile Failed" in anchor_text(ws, d)
+
+
+def test_the_vector_error_managers_input_check_is_the_operators(tmp_path):
+    log = ("RuntimeError: ({'errCode': 'E80000', 'op_name': 'strided_slice_grad_d', 'param_name': 'strides[0]'}, "
+           "'In op[strided_slice_grad_d], the parameter[strides[0]] should be 1, but actually is [2].')\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert d.category == "operator"
+    # look-alike: E8 of the operator package's configuration stays the environment's
+    ws, d = diagnose(tmp_path / "b", {"train.log": "E80001: The soc information is missing in the binary "
+                                      "configuration file of OPP package.\n"})
+    assert d.category == "environment"
+
+
+def test_a_library_out_of_static_tls_is_a_loader_failure(tmp_path):
+    log = ("RuntimeError: Failed to import transformers.data because of the following error (look up to see its "
+           "traceback):\n"
+           "/usr/lib/python3/site-packages/scikit_learn.libs/libgomp-947d.so.1.0.0: cannot allocate memory in "
+           "static TLS block\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "static TLS block" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a device allocation that cannot get memory is memory
+    ws, d = diagnose(tmp_path / "b", {"train.log": "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"})
+    assert d.category == "memory"
+
+
+def test_a_failed_check_on_the_graph_build_api_is_the_compile(tmp_path):
+    log = ("[F  3/11 10:00:16.910 ...driver/utility.cc:221 BuildOMModelToBuffer] Check failed: "
+           "(reinterpret_cast<ge::graphStatus>(aclgrphBuildModel(ir_graph, options, om_buffer)) == "
+           "ge::GRAPH_SUCCESS): 1343266818!==0 1343266818 Unknown error code(1343266818)\n")
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert d.category == "compile"
+    # look-alike: a check on the device set-up call is not the compile
+    ws, d = diagnose(tmp_path / "b", {"run.log": log.replace("aclgrphBuildModel(ir_graph, options, om_buffer)",
+                                                             "aclrtSetDevice(device_id)")})
+    assert d.category != "compile"
+
+
+def test_the_line_hccls_call_trace_follows_is_the_failing_report(tmp_path):
+    """HCCL prints `call trace: hcclRet -> N` after the statement that failed has reported itself;
+    a copy without the plog headers leaves that report with no error word of its own."""
+    log = ("[OpRetryConnection][RecvAckTag] Recv unmatched ack  [1381] expect [64]\n"
+           "call trace: hcclRet -> 4\n"
+           "[OpRetryConnection][Init] Connect to server failed, serverPort [60000]\n"
+           "call trace: hcclRet -> 4\n")
+    ws, d = diagnose(tmp_path, {"hccl.log": log})
+    assert "Recv unmatched ack" in anchor_text(ws, d)
+    # look-alike: a plain line above a trace that reports success is no failure
+    ws, d = diagnose(tmp_path / "b", {"hccl.log": "[OpRetryConnection][Init] connected to server\n"
+                                      "call trace: hcclRet -> 0\n"
+                                      "[Init] Connect to server failed, serverPort [60000]\n"})
+    assert "Connect to server failed" in anchor_text(ws, d)

@@ -35,7 +35,9 @@ _ENVELOPED_HEAD = re.compile(rb"(?:> ?|`{1,3})\[(?:ERROR|WARNING|CRITICAL|EXCEPT
 _ENVELOPE_NEEDLES = (b"> [", b">[", b"`[")
 # A WARNING is kept only when it may carry a real error: causes are sometimes printed at
 # WARNING level (c10/NPU warnings with a code), other warnings are context.
-_WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe")
+# (and a warning that dismisses the error above it, which the diagnosis must see)
+_WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe|"
+                            rb"ignore the (?:above|previous) error")
 _FOREIGN_BEFORE = 8  # header-less lines read back from a kept plog header
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
@@ -45,7 +47,7 @@ _CONSOLE_KEYS = (
     "rror", "err0", "exception", "traceback", "warning", "fail", "timeout", "time out", "timed out",
     "out of memory", "outofmemory", "segmentation fault", "segfault", "terminate called", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
-    "shared object", "undefined symbol", "undefined reference", "double free", "invalid pointer", "corrupt",
+    "shared object", "undefined symbol", "static tls", "call trace: hcclret", "undefined reference", "double free", "invalid pointer", "corrupt",
     "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
@@ -331,6 +333,16 @@ class SourceScan:
             if line != last:
                 kept.append((line, data.rfind(b"\n", 0, start) + 1))
                 last = line
+        # HCCL's trace of a failed call (`call trace: hcclRet -> 4`) follows the failing statement's
+        # own report, which may hold no error word: the line above the first trace is kept too
+        seen = {i for i, _ in kept}
+        for i, s in list(kept):
+            if s > 0 and i - 1 not in seen and data.startswith(b"call trace: hcclRet", s):
+                a = data.rfind(b"\n", 0, s - 1) + 1  # the line above, which ends at s - 1
+                if a < s - 1 and not data[a:s - 1].isspace():
+                    kept.append((i - 1, a))
+                    seen.add(i - 1)
+        kept.sort()
         out = self.hits
         prev = -10
         for i, s in kept:

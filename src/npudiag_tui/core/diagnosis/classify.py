@@ -70,6 +70,11 @@ _ENV_TEXT = re.compile(
     # an installed package (driver, firmware, CANN) too old for what was asked of it
     r"\b[Tt]his package does not support\b|\bplease (?:change|use|install|upgrade to) (?:a )?new(?:er)? package\b|"
     r"[Bb]inary register fail|"
+    # a process left over from an earlier run still holds what the new one needs (a scheduler's
+    # port, a registration): `another scheduler process with port:2222 still running`
+    r"\b(?:another|residual|stale|leftover) (?:\w+ )?process\b.{0,80}\b(?:still running|is running)\b|"
+    # a management service that finds no usable driver library (its path fails the owner or mode check)
+    r"\b(?:cannot|can't|could not) (?:found|find) (?:any )?valid (?:driver )?lib\w*|"
     # protobuf refusing a second registration of one .proto file: two installed packages carry the
     # same generated code (a TE or CANN wheel of another release than the toolkit)
     r"\bFile already exists in database: \S+\.proto\b|"
@@ -95,7 +100,7 @@ _DEVICE_TEXT = re.compile(
     # MindSpore's dump of the runtime's task-exception report: a task failed on the device
     r"Task fail infos|DumpTaskExceptionInfo"
 )
-_MEM_TEXT = re.compile(r"out of memory|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
+_MEM_TEXT = re.compile(r"(?i:out of memory)|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
                        # an allocator call that failed (halMemAlloc, rtMalloc)
                        r"\b\w*(?:[Mm]alloc|Mem\w*Alloc)\w*\s+failed|"
                        # the device memory manager's shared virtual memory calls (`svm advise failed`)
@@ -153,7 +158,9 @@ _CRASH_EVIDENCE = re.compile(
     r"\bexit ?code\s*:?\s*-(?:4|6|7|8|9|11)\b|\bexit(?:ed with)? (?:code|status) 13[49]\b"
 )
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
-_SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]{0,256}\]")
+_SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?"
+                         # MindSpore's function tag after it (`model_converter.cc:200] operator()] …`)
+                         r"(?:\s?[\w:~]{1,120}(?:\(\))?\](?= ))?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]{0,256}\]")
 # `{0,256}`: an unbounded `[^\]\s]*` re-scanned the rest of a `[1[1[1…` line from every `[`
 _KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]{0,256}\]")  # a reason is the message
 
@@ -172,6 +179,10 @@ def category_of_code(code: str) -> str | None:
         return "stream_event"
     if code.startswith(("EI", "EJ")):
         return "communication"
+    if code.startswith(("EK", "EP")) and not is_inner_code(code):
+        # the profiling and dump tools: a setting of theirs (a path, a mode, the order of calls),
+        # or the host memory they could not get (EK02xx)
+        return "memory" if code.startswith("EK02") else "environment"
     if code.startswith("EL"):
         # the driver: a call into it failed (set-up, device visibility, firmware), not a kernel fault
         return None if is_inner_code(code) else "environment"
@@ -273,13 +284,16 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
 # Runtime's `CANN failure 500001: … ; expr=aclopCompileAndExecute(…)`
 _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed|"
                            r"\bexpr=(acl\w+|Hccl\w+)\(|"
-                           r"\b(\w*(?:KernelLaunch|LaunchKernel)\w*) ret(?:Code)?[ =:]+\d")  # a launch that prints its status
+                           r"\b(\w*(?:KernelLaunch|LaunchKernel)\w*) ret(?:Code)?[ =:]+\d|"  # a launch that prints its status
+                           # a glog CHECK on the status a CANN call returned (`Check failed: (…(aclgrphBuildModel(…))
+                           # == ge::GRAPH_SUCCESS)`)
+                           r"\bCheck failed: .{0,80}?\b(acl\w+|Hccl\w+)\(")
 # the stage a failing call belongs to; synchronize calls are where any async failure surfaces, so
 # they name no stage
 _API_STAGES = (
     # setting an op-compiler option fails only when the compile stack cannot start (packages)
     (re.compile(r"SetCompileopt|SetPrecisionMode"), "environment"),
-    (re.compile(r"Captur|Replay|RIModel|[Gg]raph"), "compile"),
+    (re.compile(r"Captur|Replay|RIModel|[Gg]raph|^aclgrph"), "compile"),  # aclgrph*: the graph engine's build API
     (re.compile(r"^aclopCompile"), "compile"),  # an operator compiled online, then run
     (re.compile(r"^aclnn|^aclop"), "operator"),
     # a kernel launch the runtime refused (its status named no fault of the device): the kernel's
@@ -305,6 +319,19 @@ def _failing_api(text: str) -> str | None:
         if pattern.search(api):
             return cat
     return None
+
+
+# E8 holds both the operator package's configuration and the TBE vector error manager's input
+# checks, whose messages name the operator and the parameter (`In op[strided_slice_grad_d], the
+# parameter[strides[0]] should be …`)
+_VECTOR_OP_CHECK = re.compile(r"\bIn op\[[^\]]{1,200}\],? the (?:parameter|input|attr\w*|dtype|shape)\b")
+# c10's assertion names the source it failed in (`INTERNAL ASSERT FAILED at "…/MulKernelNpuOpApi.cpp":26`)
+_ASSERT_AT = re.compile(r"\bASSERT FAILED at \"([^\"]{1,300})\"")
+
+
+def _assert_site(text: str) -> str | None:
+    m = _ASSERT_AT.search(text)
+    return m.group(1) if m else None
 
 
 def _numbers(events: Iterable[ErrorEvent]) -> Iterable[tuple[str, int]]:
@@ -348,6 +375,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         for code in ev.codes:
             if ev is not anchor and code.startswith("W"):
                 continue
+            if code.startswith("E8") and _VECTOR_OP_CHECK.search(ev.detail or ev.text):
+                return "operator"  # the TBE vector error manager's check of an operator's input
             cat = category_of_code(code)
             if cat:
                 if cat == "operator" and _MEM_TEXT.search(body):
@@ -366,7 +395,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     for ev in [anchor, *group]:
         if OP_CHECK_SOURCE.search(ev.text):  # the operator refused its inputs
             return "operator"
-    if anchor.throw_site and _OP_THROW_SITE.search(anchor.throw_site):
+    site = anchor.throw_site or _assert_site(anchor.detail or anchor.text)
+    if site and _OP_THROW_SITE.search(site):
         return "operator"  # torch_npu's operator layer (op-plugin, an ATB operation) refused it
     if anchor.module == "DRV":
         # a driver call that ran out of memory (`<errno:12, …>`, ENOMEM) or whose own event says so

@@ -67,12 +67,18 @@ _RELAY = re.compile(
     # an offline model runs as one task: its failure (`Task exception! … [the model stream execute
     # failed]`, `model execute error`, `model execute task failed`) reports that a task inside the
     # model failed, and the runtime prints that task's own failure next
-    r"\[the model stream execute failed\]|\bmodel execute (?:error|task failed)\b"
+    r"\[the model stream execute failed\]|\bmodel execute (?:error|task failed)\b|"
+    # MindSpore's null check (`The pointer[stream] is null.`): something was never created, and
+    # what failed to create it is reported apart
+    r"\bThe pointer\[\w+\] is null\b"
 )
 # glog's CHECK on a call's returned status (`Check failed: workspace_status == 0`, `ret ==
 # ACL_SUCCESS`): it only says the call failed; the callee's own error says why
 _STATUS_CHECK = re.compile(r"\bCheck failed: \(?\w*(?:status|ret|result|err(?:or)?|rc|code)\)? ?(?:==|!=) ?"
                            r"\(?(?:0|\w*SUCCESS\w*|\w*OK)\)?(?: \(.{0,40}\))?\s*$")
+# a check macro's report of a call and its status, without the macro's own prefix (`HcclGetRootInfo(&id),
+# error code is 19`): the call failed; the lines around it say why
+_CALL_STATUS = re.compile(r"^(?:\w+::)*[A-Za-z_]\w*\([^()]{0,200}\),? error code is [1-9]\d*\.?\s*$")
 # a detail that only says the call's arguments or context were wrong, or that fetching the error
 # message itself failed: the block's deeper lines (a driver call, a device exception) explain it
 _GENERIC_DETAIL = re.compile(
@@ -114,6 +120,8 @@ _WRAPPER_TEXT = re.compile(
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"
     r"EngineCore failed to start|"
+    # MindSpore's exception that hands its reason to the Ascend Error Message printed under it
+    r"\bThe details refer to 'Ascend Error Message'\.?\s*$|"
     r"^\s*raise |^\s*\(function \w+\)|"
     # a header that introduces the error printed under it (`[ConvertLinalgRToBinary] encounters error:`)
     # (`Failed to import X because of the following error (look up to see its traceback):`)
@@ -121,11 +129,13 @@ _WRAPPER_TEXT = re.compile(
     # a compiler's summary that its pass pipeline failed; the pass's own diagnostics say why
     r"\bFailed to run [\w ]{1,40} pipeline\b"
 )
-_OOM = re.compile(r"out of memory|OutOfMemoryError|memory allocation failed|alloc(?:ate)? .*failed|"
+_OOM = re.compile(r"(?i:out of memory)|OutOfMemoryError|memory allocation failed|alloc(?:ate)? .*failed|"
                   r"ErrCode=207001|error code is 207001|No available memory for the cache blocks")
 # A library or module that cannot be loaded is always a cause (an environment error), at any level.
 _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
+    # the dynamic loader out of static TLS for a library loaded late (an OpenMP runtime on aarch64)
+    r"cannot allocate memory in static TLS block|"
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
@@ -211,6 +221,8 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
                 r"TaskFailCallback|SyncStream|RunTask|RunGraph|Sync", p.func or "") or "run task error" in msg:
             return K.SYNC
         if p.func == "ReportErrorMessage" or "error occurred, error message:" in msg:
+            return K.WRAPPER
+        if _TBE_BUILD_WRAPPER.search(msg):  # the kernel compiler's own traceback follows: its error says why
             return K.WRAPPER
     if _LOADER.search(msg):
         return K.BENIGN if _LOADER_NOISE.search(msg) else K.IMPORT
@@ -364,7 +376,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CONTEXT, Level.INFO, info
     if B.BUILD_SUMMARY.match(stripped):
         return K.WRAPPER, Level.ERROR, info
-    if B.COMMAND_FAILED.search(stripped) or _STATUS_CHECK.search(stripped):  # only says a call failed
+    if B.COMMAND_FAILED.search(stripped) or _STATUS_CHECK.search(stripped) or _CALL_STATUS.match(stripped):
+        # only says a call failed, and with which status
         return K.RELAY, Level.ERROR, info
     if _UNSPECIFIED.search(stripped):
         return K.WRAPPER, Level.ERROR, info
@@ -398,6 +411,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if _DRIVER.search(stripped):
         return K.DRIVER, Level.ERROR, info
     exc = C.EXCEPTION_RE.match(stripped)
+    if exc and exc.group(2).lstrip().startswith("Traceback (most recent call last)"):
+        # an error whose message is a traceback of its own (TVM's FFI errors): the error that
+        # traceback ends with says what failed
+        return K.WRAPPER, Level.ERROR, info
     if exc:
         name = exc.group(1)
         if name.endswith("Warning"):
@@ -558,9 +575,22 @@ class EventBuilder:
                     state.last_line = LineRef(hit.file_id, hit.line)
                     continue
                 state.last_line = LineRef(hit.file_id, hit.line)
+                quiet, state.quiet = state.quiet, None
+                if quiet is not None and _HCCL_TRACE.match(text) and quiet[4] == LineRef(hit.file_id, hit.line - 1):
+                    # HCCL's trace of a failed call (`call trace: hcclRet -> 4`) follows the failing
+                    # statement's own report: a line that read as plain text was that report
+                    origin, state.open_block, state.in_traceback = _read_line(
+                        source, *quiet, state, self.device_serials, self.answers, self.year_hint, promote=True)
+                    if origin is not None:
+                        events.append(origin)
+                args = (raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,
+                        contiguous)
                 ev, state.open_block, state.in_traceback = _read_line(
-                    source, raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,
-                    contiguous, state, self.device_serials, self.answers, self.year_hint)
+                    source, *args, state, self.device_serials, self.answers, self.year_hint)
+                if ev is None:
+                    state.quiet = args
+                if _IGNORE_ABOVE.search(text):
+                    _dismiss_above(events, LineRef(hit.file_id, hit.line), text)
                 if ev is not None:
                     events.append(ev)
                     if _introduces_its_message(ev, text):
@@ -650,6 +680,7 @@ class _Channel:
     after_py_frame: bool = False  # the last line was a Python traceback frame (`  File "…", line N`)
     py_traceback_indent: int | None = None  # inside a Python traceback whose header had this indent
     in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
+    quiet: tuple | None = None  # the last line read that started no event (what `_read_line` was given)
 
 
 # An analyser's report framed by rules (HCCL's connect-timeout detection prints its verdict between
@@ -674,7 +705,14 @@ def _in_banner(state: _Channel, body: str, contiguous: bool) -> bool:
 
 # a line that only decorates or introduces an exception's message (`///----[ERROR][Triton][BEG]---`,
 # `[ConvertLinalgRToBinary] encounters error:`), not the message itself
+_HCCL_TRACE = re.compile(r"^\s*call trace: hcclRet -> [1-9]")
+# MindSpore's report that a TBE kernel did not build (`Single op compile failed, op: …`, `task compile
+# Failed, task id:3, cause:TBEException:ERROR:`), printed before the compiler's traceback and error
+_TBE_BUILD_WRAPPER = re.compile(r"\bSingle op compile failed\b|\btask compile [Ff]ailed, task id:\s*\d+")
 _INTRODUCES = re.compile(r":\s*$")
+# a logger line that ends with an exception's name and nothing after it (`capture fail: RuntimeError:`):
+# the exception's message is on the next line
+_EMPTY_EXCEPTION_TAIL = re.compile(r"\b[A-Z]\w*(?:Error|Exception):\s*$")
 _BRACKETED = re.compile(r"\[[^\]]{0,80}\]")
 
 
@@ -693,6 +731,26 @@ def _message_line(text: str) -> bool:
     return not _INTRODUCES.search(body) or ": " in body.rstrip(": \t")
 
 
+# a framework saying the error printed just above is expected and harmless (MindSpore's device
+# queue, stopped when the training ends: `you can ignore the above error: 'failed to send...'`)
+_IGNORE_ABOVE = re.compile(r"\b(?:you can|you may|can be|please) ignore the (?:above|previous) error\b|"
+                           r"\bthe (?:above|previous) error can be ignored\b", re.I)
+_IGNORED_QUOTE = re.compile(r"ignored?\b.{0,40}?error\W{0,3}'([^']{4,200}?)(?:\.{2,}|…)?'")
+IGNORE_ABOVE_LINES = 3
+
+
+def _dismiss_above(events: list[ErrorEvent], ref: LineRef, text: str) -> None:
+    """The error a line dismisses: the nearest one within IGNORE_ABOVE_LINES above it in the
+    same file (the one whose text it quotes, when it quotes one) becomes benign."""
+    quoted = _IGNORED_QUOTE.search(text)
+    for ev in reversed(events[-8:]):
+        if ev.ref.file_id != ref.file_id or not 0 < ref.line - ev.ref.line <= IGNORE_ABOVE_LINES:
+            continue
+        if quoted is None or quoted.group(1) in ev.text:
+            ev.kind, ev.benign = K.BENIGN, True
+            return
+
+
 def _introduces_its_message(ev: ErrorEvent, text: str) -> bool:
     """An exception with an empty first line, or an error line that ends in a colon (`Failed to
     start plugin server:`): what failed is said on the lines after it."""
@@ -700,7 +758,8 @@ def _introduces_its_message(ev: ErrorEvent, text: str) -> bool:
     if ev.kind == K.EXCEPTION:
         exc = C.EXCEPTION_RE.match(body)
         return exc is not None and not exc.group(2).strip()
-    return ev.kind == K.LOG_ERROR and body.endswith(":") and ": " not in body.rstrip(": \t")
+    return ev.kind == K.LOG_ERROR and body.endswith(":") and (
+        ": " not in body.rstrip(": \t") or _EMPTY_EXCEPTION_TAIL.search(body) is not None)
 
 
 def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool, level: str | None) -> bool:
@@ -728,12 +787,15 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
 
 def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix, ref: LineRef,
                fragment: str | None, contiguous: bool, state: _Channel,
-               device_serials: dict[str, ErrorEvent], times: TimeModel, year_hint: int | None
-               ) -> tuple[ErrorEvent | None, ErrorEvent | None, bool]:
+               device_serials: dict[str, ErrorEvent], times: TimeModel, year_hint: int | None,
+               promote: bool = False) -> tuple[ErrorEvent | None, ErrorEvent | None, bool]:
     """One (sub-)line of a channel: the event it starts (None when it joins the open block or is
-    context), and the channel's open block and TraceBack state after it."""
+    context), and the channel's open block and TraceBack state after it. `promote`: the line is
+    known to report a failure (what follows it says so), whatever its words."""
     open_block, in_traceback = state.open_block, state.in_traceback
     kind, level, info = classify_line(text, source.stream, pre.level)
+    if promote and kind == K.CONTEXT and text.strip():
+        kind, level = K.LOG_ERROR, Level.ERROR
     # the source line Python prints under a traceback frame is code, whatever its words say
     # (`result = get_response(w, dequeue_timeout,`), also under a logger's ERROR prefix
     after_frame, state.after_py_frame = state.after_py_frame and contiguous, bool(C.FRAME_RE.match(text))

@@ -35,9 +35,12 @@ LINK_UNDEFINED = re.compile(r": undefined reference to [`']")
 LINK_FAILED = re.compile(r"\bcollect2: (?:fatal )?error: ld returned \d+ exit status")
 # a tool that ran a command and only reports that it failed (`Command excution failed, the
 # returnCode is non-zero!`): the command's own output says why
-COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero")
-# an offline model conversion (ATC; MindSpore Lite's converter)
-OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b")
+COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is non-zero|"
+                            r"\b[Cc]ommand exec failed, &exec\.ExitError\b")  # Go's os/exec: the exit status only
+# a model converted to an offline model (OM) for the device: ATC, MindSpore Lite's converter, or an
+# online conversion of a MindIR that reports it (`Convert MindIR model to OM model failed`)
+OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b|\b[Cc]onvert \w+ model to OM model failed\b|"
+                                r"\b[Cc]onvert graph\s+to om failed\b")
 # anything of the above, or a package build that failed: the failure happened while building
 _BUILD_CONTEXT = re.compile(
     "|".join(p.pattern for p in (CMAKE_ERROR, BUILD_SUMMARY, COMMAND_FAILED, OFFLINE_CONVERSION))

@@ -16,8 +16,8 @@ every other pattern builds on it."""
 CODE_RE = re.compile(rf"(?:(?<![A-Za-z0-9_])|(?<=\\n)|(?<=\\t))({CODE_PATTERN})(?![0-9A-Za-z])")
 TORCH_ERR_RE = re.compile(r"(?<![A-Za-z0-9])(ERR\d{5})(?!\d)")
 ACL_RE = re.compile(
-    r"(?:[Ee]rror ?[Cc]ode(?: is|\s*[=:])|runtime result =|ErrCode=|\bret\s*[=:]?\s*|retCode=|\bERROR|[Ee]rror:|failed\s*:|failed with (?:error )?code|"
-    r"\[(?=\d{6}\]\[[Ee]rror\b))\s*"  # SDK_STATUS_RE's shape
+    r"(?:[Ee]rror ?[Cc]ode(?: is|\s*[=:])|runtime result =|ErrCode=|\bret\s*[=:]?\s*|[Rr]et[Cc]ode[=:]|\bERROR|[Ee]rror:|failed\s*:|failed with (?:error )?code|"
+    r"\[(?=\d{6}\]\[[Ee]rror\b)|\bret\[(?=\d{6}\]))\s*"  # SDK_STATUS_RE's shape; MindSpore's `ret[107001]`
     r"([1-5]\d{5})(?!\d|\.\d)"  # a sentence may end right after the number; a version may not
 )
 ACLNN_RE = re.compile(r"errno\[(\d{6})\]")
@@ -25,8 +25,9 @@ ACLNN_RE = re.compile(r"errno\[(\d{6})\]")
 # (`[507011][Error code unknown] Failed to model infer execute`): the failure where it happened
 SDK_STATUS_RE = re.compile(r"\[([1-5]\d{5})\]\[[Ee]rror\b")
 # a call that prints its own result, with or without words around it (`RegisterAscendBinary aiv
-# ret 107000`, `Register mem ret:207000.`): the one grammar the scan and the engine read it by
-CALL_RESULT_RE = re.compile(r"ret(?:Code)?[ =:]+([1-5]\d{5})(?!\d|\.\d)")
+# ret 107000`, `Register mem ret:207000.`, MindSpore's `Call aclrtSetDevice failed, ret[107001].`): the
+# one grammar the scan and the engine read it by
+CALL_RESULT_RE = re.compile(r"ret(?:Code)?(?:[ =:]+|\[)([1-5]\d{5})(?!\d|\.\d)")
 HCCL_RE = re.compile(r"(?:hcclRet -> |HCCL function error: .*?, error code is )(\d{1,4})(?!\d)")
 HCCL_RET_RE = re.compile(r"\b(?:ret|return)\[(\d{1,4})\]")
 

@@ -2339,3 +2339,73 @@ def test_the_line_hccls_call_trace_follows_is_the_failing_report(tmp_path):
                                       "call trace: hcclRet -> 0\n"
                                       "[Init] Connect to server failed, serverPort [60000]\n"})
     assert "Connect to server failed" in anchor_text(ws, d)
+
+
+def test_an_ai_cpu_task_that_timed_out_is_a_hung_kernel_of_this_device(tmp_path):
+    log = ("[ERROR] RUNTIME(16)kernel task happen error, retCode=0x28, [aicpu timeout].\n"
+           "[ERROR] RUNTIME(16)aicpu kernel execute failed, device_id=0, stream_id=512, task_id=24.\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "aicpu timeout" in anchor_text(ws, d)
+    assert d.category == "device"
+    assert d.anchor.kind == "device_exc"  # a fault of its own, not a victim's wait (G8)
+    # look-alike: a collective that timed out waiting stays a communication wait
+    ws, d = diagnose(tmp_path / "b", {"train.log": "EI0002: The wait execution of the Notify register times out.\n"})
+    assert d.category == "communication"
+
+
+def test_the_consoles_own_process_wins_over_another_processs_plog(tmp_path):
+    """A console without stamps cannot be ordered against a plog; when it names its one process
+    and the plog is another's, what the job printed is its failure."""
+    plog = ("[ERROR] RUNTIME(12731,python3):2026-03-11-10:00:56.475.679 [npu_driver.cc:1408]12828 "
+            "MemCopySync:drvMemcpy failed: size=1240, kind=1, drvRetCode=17!\n")
+    console = ("[ERROR] RUNTIME(160809)kernel task happen error, retCode=0x28, [aicpu timeout].\n"
+               "RuntimeError: npuSynchronizeDevice: NPU error, error code is 507011\n")
+    ws, d = diagnose(tmp_path, {"plog/plog-12731_20260311100000000.log": plog, "train.log": console})
+    assert "aicpu timeout" in anchor_text(ws, d)
+    # look-alike: the plog of the console's own process keeps its earlier, stamped error
+    ws, d = diagnose(tmp_path / "b", {"plog/plog-160809_20260311100000000.log": plog.replace("12731", "160809"),
+                                      "train.log": console})
+    assert "drvMemcpy failed" in anchor_text(ws, d)
+
+
+def test_an_exception_that_only_names_a_status_relays_the_failure(tmp_path):
+    log = "[ERROR] load model from file failed, model file is model_bs1.om\nRuntimeError:[1][ACL:invalid parameter]\n"
+    ws, d = diagnose(tmp_path, {"bench.log": log})
+    assert "load model from file failed" in anchor_text(ws, d)
+    # look-alike: an exception with words of its own after the status is read as before
+    ws, d = diagnose(tmp_path / "b", {"bench.log": "[INFO] loading\nRuntimeError: [1][ACL:invalid parameter] the "
+                                      "model file model_bs1.om cannot be parsed\n"})
+    assert "cannot be parsed" in anchor_text(ws, d)
+
+
+def test_a_kernel_missing_for_a_dtype_is_the_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log": "RuntimeError: \"lerp_kernel_scalar\" not implemented for 'Half'\n"})
+    assert d.category == "operator"
+    # look-alike: a feature not implemented is nobody's kernel
+    ws, d = diagnose(tmp_path / "b", {"train.log": "NotImplementedError: resuming is not implemented for 'ddp'\n"})
+    assert d.category != "operator"
+
+
+def test_files_the_user_may_not_use_are_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"tool.log": "2026-03-11 09:24:29,190 ERROR : load opp data failed, err: [ERROR] The "
+                                "input path may be insecure because it does not belong to you.\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "p", {"tool.log": "PermissionError: [Errno 13] Permission denied: '/dev/davinci0'\n"})
+    assert d.category == "environment"
+    # look-alike: a path named in an operator's error is no permission problem
+    ws, d = diagnose(tmp_path / "b", {"tool.log": "RuntimeError: call aclnnAdd failed, error code is 561103, "
+                                      "path /tmp/x\n"})
+    assert d.category == "operator"
+
+
+def test_an_exception_raised_before_the_error_managers_step_report_is_its_reason(tmp_path):
+    block = ("EH9999: Inner Error!\n"
+             "EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"
+             "        TraceBack (most recent call last):\n"
+             "        build op model failed, result = 500001[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n")
+    ws, d = diagnose(tmp_path, {"run.log": "AssertionError: daemonic processes are not allowed to have children\n"
+                                + block})
+    assert "daemonic processes" in anchor_text(ws, d)
+    # look-alike: without an exception above it the step report is the most specific line left
+    ws, d = diagnose(tmp_path / "b", {"run.log": block})
+    assert "init env failed" in anchor_text(ws, d)

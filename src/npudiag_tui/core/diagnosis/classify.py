@@ -70,6 +70,8 @@ _ENV_TEXT = re.compile(
     # an installed package (driver, firmware, CANN) too old for what was asked of it
     r"\b[Tt]his package does not support\b|\bplease (?:change|use|install|upgrade to) (?:a )?new(?:er)? package\b|"
     r"[Bb]inary register fail|"
+    # the files or folders the job needs are not the user's to use (a toolkit installed by root)
+    r"\bPermission denied\b|\bdoes not belong to (?:you|the current user)\b|\b[Pp]ath\b.{0,40}\binsecure\b|"
     # a process left over from an earlier run still holds what the new one needs (a scheduler's
     # port, a registration): `another scheduler process with port:2222 still running`
     r"\b(?:another|residual|stale|leftover) (?:\w+ )?process\b.{0,80}\b(?:still running|is running)\b|"
@@ -127,7 +129,9 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop
                       r"\bmust (?:be )?(?:<=|>=|<|>|==|!=|less than|greater than|equal to|between)|"
                       r"\bCheck(?:Data|Params?|Shape|Inputs?|Attrs?) failed|"
                       # a kernel's launch grid over the runtime's limit for this input (Triton-Ascend)
-                      r"\bgrid (?:should|must) be\b|\bgrid (?:size|dim\w*)\b.{0,40}\bexceed")
+                      r"\bgrid (?:should|must) be\b|\bgrid (?:size|dim\w*)\b.{0,40}\bexceed|"
+                      # PyTorch's dispatch found no kernel of the operator for this dtype
+                      r"\"\w+\" not implemented for '\w+'")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
 _COMM_TEXT = re.compile(

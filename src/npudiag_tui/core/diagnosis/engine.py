@@ -193,6 +193,22 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
     return [e for e in events if id(e) not in stale]
 
 
+def _console_process_first(first: ErrorEvent, events: list[ErrorEvent]) -> ErrorEvent:
+    """`first` when time can order it; else the console's own failure when that names its one
+    process and `first` is another process's plog or device line. A console line without a stamp
+    sorts after every stamped one, but it cannot be ordered against another process's log: what
+    the job printed is its own failure (a folder of logs keeps other processes' and runs' plogs)."""
+    if first.stream is Stream.STDOUT or first.time is None or first.rank is not None or first.pid is None:
+        return first
+    console = [e for e in events if e.stream is Stream.STDOUT and e.rank is None]
+    pids = {e.cann_pid for e in console if e.cann_pid is not None}
+    if len(pids) != 1 or first.pid in pids:
+        return first
+    own = [e for e in console if e.time is None and e.cann_pid in pids and e.kind.tier <= first.kind.tier
+           and not e.benign and e.secondary != "repeat"]
+    return own[0] if own else first
+
+
 def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     """The earliest causal event; timeouts only when nothing causal precedes them."""
     current = last_episode(events)
@@ -220,7 +236,7 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
                 if tier_limit < 2:
                     continue
                 return t0
-        return first
+        return _console_process_first(first, ordered)
     return ordered[0]
 
 

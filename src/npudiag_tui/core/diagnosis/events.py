@@ -114,7 +114,9 @@ _PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait soc
 _EXEC_TIMEOUT = re.compile(
     r"ai ?core (?:execution )?time ?out|aicore timeout|aiv(?:ec)? (?:execution )?time ?out|"
     r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out|"
-    r"(?:ai ?core|aiv(?:ec)?|vector core) task time ?out", re.I)
+    r"(?:ai ?core|aiv(?:ec)?|vector core) task time ?out|"
+    # the runtime's reason for an AI CPU task that never finished (`retCode=0x28, [aicpu timeout]`)
+    r"\[aicpu timeout\]|aicpu kernel (?:execution )?time ?out", re.I)
 _WRAPPER_TEXT = re.compile(
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
@@ -291,6 +293,14 @@ def _detail_message(detail: str) -> str:
     return parsed.message.strip() if parsed is not None else detail
 
 
+# the graph engine's call-chain report under an inner code (`[Init][Env]init env failed!`): which step
+# failed, never why; the reason is printed before it or in its TraceBack
+_CHAIN_ONLY = re.compile(r"^(?:\[\w+\]){2,}\s*[\w ]{0,40}\b[Ff]ailed[!.]?$")
+# an exception whose whole message is a status and its name (`RuntimeError: [1004][Invalid parameter]`,
+# `[1][ACL:invalid parameter]`): the failure it reports was described where it happened
+_STATUS_ONLY = re.compile(r"^\s*(?:\[\d+\]\s*\[[^\]\[]{1,60}\]\s*)+$")
+
+
 def _detail_kind(code: str, msg: str, info: dict) -> EventKind:
     """The kind of an error-manager message (not a device exception) from its code and text."""
     if _LOADER.search(msg) or re.search(r"opp_kernel|binary_info_config", msg):
@@ -415,6 +425,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         # an error whose message is a traceback of its own (TVM's FFI errors): the error that
         # traceback ends with says what failed
         return K.WRAPPER, Level.ERROR, info
+    if exc and _STATUS_ONLY.match(exc.group(2)):
+        return K.RELAY, Level.ERROR, info
     if exc:
         name = exc.group(1)
         if name.endswith("Warning"):
@@ -608,6 +620,7 @@ class EventBuilder:
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
         _promote_lone_status(events)
+        _raised_before_its_report(events)
         _assertion_explains_fault(events)
         _statement_errors_follow_its_first(events)
         _nested_reports_name_their_cause_last(events)
@@ -705,6 +718,7 @@ def _in_banner(state: _Channel, body: str, contiguous: bool) -> bool:
 
 # a line that only decorates or introduces an exception's message (`///----[ERROR][Triton][BEG]---`,
 # `[ConvertLinalgRToBinary] encounters error:`), not the message itself
+_BARE_PLOG_HEAD = re.compile(r"^\s*\[(?:ERROR|WARNING|CRITICAL|EVENT|INFO|DEBUG)\] [A-Z][A-Z0-9_]*\((\d+)[,)]")
 _HCCL_TRACE = re.compile(r"^\s*call trace: hcclRet -> [1-9]")
 # MindSpore's report that a TBE kernel did not build (`Single op compile failed, op: …`, `task compile
 # Failed, task id:3, cause:TBEException:ERROR:`), printed before the compiler's traceback and error
@@ -903,7 +917,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # the time model's time, the one every pane and report shows for this line (its own
         # channel's stamps around it; None when the channel has none: filled in later)
         t, inherited = times.line_time(ref.file_id, ref.line, offset=False).us, True
-    if in_traceback and state.headless and (
+    if in_traceback and state.headless and kind != K.RELAY and (
             kind not in (K.CANN_TRACE, K.CONTEXT) or (kind == K.CONTEXT and _CANN_TAIL.search(text))) \
             and text.strip() and not _RELAY.search(text) and not _RESTATED.search(text) \
             and not C.CANN_TRACEBACK_RE.match(text) and not C.BANNER_PAYLOAD.search(text):
@@ -925,6 +939,9 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         ev.codes.insert(0, info["cann_code"])
     if info.get("cann_pid"):
         ev.cann_pid = info["cann_pid"]
+    head = _BARE_PLOG_HEAD.match(text) if source.stream is Stream.STDOUT else None
+    if head is not None:  # `[ERROR] RUNTIME(160809)kernel task …`: a plog head without its stamp names the process
+        ev.cann_pid = int(head.group(1))
     hdr = C.TORCH_HEADER_RE.search(text)
     if hdr:
         ev.cann_pid = int(hdr.group(2))
@@ -1087,6 +1104,22 @@ def _demote_message_fetch(events: list[ErrorEvent]) -> None:
 
 LONE_STATUS_WINDOW_LINES = 60
 """How far (in lines of the same file) an explaining event may sit from a wrapper's status."""
+
+
+def _raised_before_its_report(events: list[ErrorEvent]) -> None:
+    """A Python component of CANN (the TE compiler) raises, and the error manager then reports
+    the step that failed (`EH9999: Inner Error!` / `[Init][Env]init env failed!`): when the
+    exception sits right above the banner and the detail names only the step, the exception is
+    the reason and the detail relays it."""
+    for i, ev in enumerate(events[:-2]):
+        banner, detail = events[i + 1], events[i + 2]
+        if ev.kind != K.EXCEPTION or not C.BANNER_PAYLOAD.search(banner.text) or \
+                {banner.ref.file_id, detail.ref.file_id} != {ev.ref.file_id} or \
+                not 0 < banner.ref.line - ev.ref.line <= 2 or not 0 < detail.ref.line - banner.ref.line <= 1:
+            continue
+        message = _CANN_TAIL.sub("", _detail_message(detail.detail or detail.text)).strip()
+        if detail.kind == K.CANN_DETAIL and _CHAIN_ONLY.match(message):
+            detail.kind = K.RELAY
 
 
 def _promote_lone_status(events: list[ErrorEvent]) -> None:

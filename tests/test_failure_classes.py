@@ -2366,6 +2366,10 @@ def test_the_consoles_own_process_wins_over_another_processs_plog(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"plog/plog-160809_20260311100000000.log": plog.replace("12731", "160809"),
                                       "train.log": console})
     assert "drvMemcpy failed" in anchor_text(ws, d)
+    # a launcher's rank prefix on that one process's console changes nothing
+    ranked = "".join("[rank3]:" + ln for ln in console.splitlines(True))
+    ws, d = diagnose(tmp_path / "r", {"plog/plog-12731_20260311100000000.log": plog, "train.log": ranked})
+    assert "aicpu timeout" in anchor_text(ws, d)
 
 
 def test_an_exception_that_only_names_a_status_relays_the_failure(tmp_path):

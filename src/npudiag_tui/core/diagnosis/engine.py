@@ -200,10 +200,10 @@ def _console_process_first(first: ErrorEvent, events: list[ErrorEvent]) -> Error
     the job printed is its own failure (a folder of logs keeps other processes' and runs' plogs)."""
     if first.stream is Stream.STDOUT or first.time is None or first.rank is not None or first.pid is None:
         return first
-    console = [e for e in events if e.stream is Stream.STDOUT and e.rank is None]
+    console = [e for e in events if e.stream is Stream.STDOUT]
     pids = {e.cann_pid for e in console if e.cann_pid is not None}
-    if len(pids) != 1 or first.pid in pids:
-        return first
+    if len(pids) != 1 or first.pid in pids or len({e.rank for e in console}) > 1:
+        return first  # several processes or ranks print to this console: it is no one process's
     own = [e for e in console if e.time is None and e.cann_pid in pids and e.kind.tier <= first.kind.tier
            and not e.benign and e.secondary != "repeat"]
     return own[0] if own else first

@@ -2413,3 +2413,59 @@ def test_an_exception_raised_before_the_error_managers_step_report_is_its_reason
     # look-alike: without an exception above it the step report is the most specific line left
     ws, d = diagnose(tmp_path / "b", {"run.log": block})
     assert "init env failed" in anchor_text(ws, d)
+
+
+def test_hccls_older_call_trace_form_relays_too(tmp_path):
+    head = "[ERROR] HCCL(17,python):2026-03-11-10:02:29.001.{} [{}][hccl-17-0-1-hccl_world_group][0]{}\n"
+    log = (head.format("054", "network_manager.cc:64", "call trace: ret -> 7")
+           + head.format("104", "hccl_comm.cc:100", "[HcclComm][Init]errNo[0x0000000005000007] hccl initialize failed"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-17_20260311100000000.log": log})
+    assert "hccl initialize failed" in anchor_text(ws, d)
+    # look-alike: a trace line that reports success is no relay of a failure
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-17_20260311100000000.log":
+                                      head.format("054", "network_manager.cc:64", "ret code -> 7, socket closed")})
+    assert "socket closed" in anchor_text(ws, d)
+
+
+def test_the_pcie_bar_pools_probe_is_not_the_failure(tmp_path):
+    head = "[ERROR] {}(10,msame):2026-03-11-15:09:4{}.{} [{}]10 {}\n"
+    probe = (head.format("DRV", 5, "659.913", "devmm", "[drv][devmm][_devmm_mem_remote_map 1888]<errno:22, 8> "
+                         "Mem_remote_map ioctl error. (size=4194304; devid=0; ret=8)")
+             + head.format("RUNTIME", 5, "659.990", "h2d_copy_mgr.cc:360", "MallocPcieBarBuffer:Pcie Host Register "
+                           "failed, retCode=0x7020010, size=4194304(Byte), dev_id=0.")
+             + head.format("RUNTIME", 5, "659.998", "buffer_allocator.cc:52", "BufferAllocator:allocFunc failed, "
+                           "init count=1024"))
+    fault = head.format("RUNTIME", 6, "643.861", "hwts_engine.cc:123", "ReportExceptProc:[EXEC][DEFAULT]Real task "
+                        "exception! device_id=0, stream_id=5, task_id=2, task_type=0 (KERNEL_AICORE)")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-10_20260311100000000.log": probe + fault})
+    assert "Real task exception" in anchor_text(ws, d)
+    assert d.category == "device"
+    # look-alike: a remote-map failure with no PCIe-BAR pool after it stays an error
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-10_20260311100000000.log": probe.splitlines(True)[0] + fault})
+    assert "Mem_remote_map" in anchor_text(ws, d)
+
+
+def test_out_of_notify_resources_is_the_runtimes_streams_and_events(tmp_path):
+    log = ("[ERROR] RUNTIME(95,app):2026-07-16-19:24:34.804.811 [api_impl.cc:4631]95 NotifyCreate:Alloc Notify "
+           "resource failed. Reason: Too many Notify objects are created.\n"
+           "[ERROR] RUNTIME(95,app):2026-07-16-19:24:34.804.900 [api_c.cc:1]95 rtNotifyCreateWithFlag:ErrCode=207009, "
+           "desc=[notify resource not enough]\n")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-95_20260716192434000.log": log})
+    assert d.category == "stream_event"
+    # look-alike: a notify wait on a peer stays a collective's
+    ws, d = diagnose(tmp_path / "b", {"run.log": "EI0002: The wait execution of the Notify register times out.\n"})
+    assert d.category == "communication"
+
+
+def test_the_detail_says_more_than_the_graph_engines_generic_status(tmp_path):
+    block = ("RuntimeError: The Inner error is reported as above. error code is 500002\n"
+             "EZ3003: No supported Ops kernel and engine are found for [MaxPoolGrad18], optype [MaxPoolGrad].\n")
+    ws, d = diagnose(tmp_path, {"run.log": block})
+    assert d.category == "environment"  # EZ3003: no kernel installed for it
+    ws, d = diagnose(tmp_path / "t", {"run.log": "E89999: [PID: 4] 2026-03-11-15:35:08.619.694 op[GridSampler3D75], "
+                                      "runParams is null.[FUNC:Tiling4GridSampler3D][FILE:grid.cc][LINE:157]\n"
+                                      "RuntimeError: error code is 500002\n"})
+    assert d.category == "operator"  # the operator's tiling
+    # look-alike: the generic status alone is still the graph engine's
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: build graph failed, error code is 500002\n"})
+    assert d.category == "compile"

@@ -100,7 +100,9 @@ _DEVICE_TEXT = re.compile(
     r"(?i:\bAI ?Core\b|\bAI ?CPU\b|\bAIV\b|\baivec\b|vector core)|"
     r"device-side assert|illegal memory access|errorStr|core id is|ub address|(?i:smmu)|"
     # MindSpore's dump of the runtime's task-exception report: a task failed on the device
-    r"Task fail infos|DumpTaskExceptionInfo"
+    r"Task fail infos|DumpTaskExceptionInfo|"
+    # the runtime's report of the task that failed on the device inside a model, and its type
+    r"\bReal task exception\b|\(KERNEL_AI(?:CORE|CPU|VEC?)\)"
 )
 _MEM_TEXT = re.compile(r"(?i:out of memory)|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
                        # an allocator call that failed (halMemAlloc, rtMalloc)
@@ -120,6 +122,8 @@ _COMPILE_TEXT = re.compile(
     r"\bTVMError\b|\btvm\.error\b|\bInternalError: Check failed\b|\bconverter is not implemented\b|"
     r"(?i:\bgraph check failed\b)"  # a graph refused by the graph engine's checks while it is built
 )
+# the error manager's step report that an environment failed to initialise (`[Init][Env]init env failed!`)
+_ENV_INIT = re.compile(r"[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
@@ -222,12 +226,16 @@ _ACL_NAME_ROUTES = (
     # parameters): the 1xxxxx "caller or environment" band of GE, not a fault of the run
     ("GE_PARAM_INVALID", "environment"), ("GE_EXEC_MODEL", "environment"), ("GE_EXEC_NOT_INIT", "environment"),
     ("GE_PLGMGR_PATH", "environment"),
+    ("NO_NOTIFY_RESOURCE", "stream_event"),  # the runtime's notify objects, like its streams and events
     ("CONTEXT", "stream_event"), ("STREAM", "stream_event"), ("EVENT", "stream_event"), ("TASK_TIMEOUT", "stream_event"),
     ("WAIT_TIMEOUT", "stream_event"), ("FFTS_PLUS_TIMEOUT", "stream_event"),
 )
 
 
 DEVICE_SETUP_FAILED = 507033
+GE_FAILURE = 500002  # ACL_ERROR_GE_FAILURE: the graph engine failed, whatever inside it did
+# the error manager's tail naming an operator's tiling function (`[FUNC:Tiling4GridSampler3D]`)
+_TILING_FUNC = re.compile(r"\[FUNC:\w*Tiling\w*\]")
 
 
 def category_of_number(domain: str, value: int) -> str | None:
@@ -242,7 +250,7 @@ def category_of_number(domain: str, value: int) -> str | None:
     if domain == "acl":
         if 107024 <= value <= 107041:
             return "compile"
-        if value == 500002:
+        if value == GE_FAILURE:
             return "compile"
         if value == DEVICE_SETUP_FAILED:
             return None  # a consequence of memory, packages or an occupied device: decided last (route)
@@ -349,7 +357,7 @@ def _numbers(events: Iterable[ErrorEvent]) -> Iterable[tuple[str, int]]:
 def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     """The category of the event `anchor`; `group` holds the other lines of the same event (its
     wrappers, sync failures and relays in the same process), which carry the printed status."""
-    group = [e for e in (group or []) if e is not anchor]
+    group = [e for e in (group or []) if e is not anchor and not e.benign]  # noise is no part of the event
     body = message_body(anchor.detail or anchor.text)
     if _CRASH_TEXT.search(body.strip()):
         return "unknown"
@@ -359,9 +367,13 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     # an anchor that is the device set-up failing: the statuses of later calls (a reset, a
     # stream) are its consequences, and say nothing of it
     setup = ("acl", DEVICE_SETUP_FAILED) in set(_numbers([anchor]))
+    ge_failure = False  # the graph engine's generic status: after the detail's own code
     for domain, value in _numbers([anchor] if setup else [anchor, *group]):
         if domain == "aclnn" and value == 561000 and _COMM_TEXT.search(body):
             return "communication"
+        if (domain, value) == ("acl", GE_FAILURE):
+            ge_failure = True
+            continue
         cat = category_of_number(domain, value)
         if cat:
             if cat == "operator" and _MEM_TEXT.search(body):
@@ -388,6 +400,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 return cat
     if anchor.block_stage:  # its own TraceBack says which stage failed
         return anchor.block_stage
+    if _TILING_FUNC.search(anchor.detail or anchor.text):  # an operator's tiling refused its shapes
+        return "operator"
+    if ge_failure:
+        return "compile"
     if setup:
         # nothing in its own text or code says why: the set-up itself (driver, firmware, an
         # occupied or invisible device, the packages), not the job
@@ -412,7 +428,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     if anchor.module == "PRE_ACT":  # MindSpore's device memory pre-allocator
         return "memory"
     for text in [body] + [message_body(e.detail or e.text) for e in group]:
-        for pattern, cat in ((_MEM_TEXT, "memory"), (_DEVICE_TEXT, "device"), (_COMM_TEXT, "communication"),
+        for pattern, cat in ((_ENV_INIT, "environment"), (_MEM_TEXT, "memory"), (_DEVICE_TEXT, "device"),
+                             (_COMM_TEXT, "communication"),
                              (_COMPILE_TEXT, "compile"), (_OP_TEXT, "operator"), (_STREAM_TEXT, "stream_event")):
             if pattern.search(text):
                 return cat

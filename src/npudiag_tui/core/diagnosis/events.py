@@ -54,7 +54,7 @@ _CHAIN_LAST = re.compile(r"^(?:`->|╰─▶) ")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _RELAY = re.compile(
-    r"call trace: hcclRet|is failed\. ret\[|[Ee]stablish completed failed|SetMachinePara error|"
+    r"call trace: (?:hccl)?[Rr]et ->|is failed\. ret\[|[Ee]stablish completed failed|SetMachinePara error|"
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
     r"execut(?:e|ion) failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
     r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed\s*$|"
@@ -621,6 +621,7 @@ class EventBuilder:
         _demote_message_fetch(events)
         _promote_lone_status(events)
         _raised_before_its_report(events)
+        _pcie_bar_probe(events)
         _assertion_explains_fault(events)
         _statement_errors_follow_its_first(events)
         _nested_reports_name_their_cause_last(events)
@@ -719,7 +720,7 @@ def _in_banner(state: _Channel, body: str, contiguous: bool) -> bool:
 # a line that only decorates or introduces an exception's message (`///----[ERROR][Triton][BEG]---`,
 # `[ConvertLinalgRToBinary] encounters error:`), not the message itself
 _BARE_PLOG_HEAD = re.compile(r"^\s*\[(?:ERROR|WARNING|CRITICAL|EVENT|INFO|DEBUG)\] [A-Z][A-Z0-9_]*\((\d+)[,)]")
-_HCCL_TRACE = re.compile(r"^\s*call trace: hcclRet -> [1-9]")
+_HCCL_TRACE = re.compile(r"^\s*call trace: (?:hccl)?[Rr]et -> [1-9]")
 # MindSpore's report that a TBE kernel did not build (`Single op compile failed, op: …`, `task compile
 # Failed, task id:3, cause:TBEException:ERROR:`), printed before the compiler's traceback and error
 _TBE_BUILD_WRAPPER = re.compile(r"\bSingle op compile failed\b|\btask compile [Ff]ailed, task id:\s*\d+")
@@ -1104,6 +1105,27 @@ def _demote_message_fetch(events: list[ErrorEvent]) -> None:
 
 LONE_STATUS_WINDOW_LINES = 60
 """How far (in lines of the same file) an explaining event may sit from a wrapper's status."""
+
+
+# the runtime's optional PCIe-BAR buffer pool for host-to-device copies: when the driver cannot map it
+# (`Mem_remote_map ioctl error`), `MallocPcieBarBuffer: Pcie Host Register failed` and the pool's
+# `BufferAllocator:allocFunc failed` follow, and the runtime copies the ordinary way
+_PCIE_BAR = re.compile(r"MallocPcieBarBuffer:|\bBufferAllocator:allocFunc failed\b")
+_REMOTE_MAP = re.compile(r"\bMem_remote_map ioctl error\b", re.I)
+PCIE_BAR_LINES = 3
+
+
+def _pcie_bar_probe(events: list[ErrorEvent]) -> None:
+    """The PCIe-BAR pool's set-up failing is a probe the runtime recovers from: its lines, and
+    the driver's map failure right above them, are benign."""
+    for i, ev in enumerate(events):
+        if not _PCIE_BAR.search(ev.text):
+            continue
+        ev.kind, ev.benign = K.BENIGN, True
+        for prev in events[max(0, i - PCIE_BAR_LINES):i]:
+            if prev.ref.file_id == ev.ref.file_id and 0 < ev.ref.line - prev.ref.line <= PCIE_BAR_LINES \
+                    and _REMOTE_MAP.search(prev.text):
+                prev.kind, prev.benign = K.BENIGN, True
 
 
 def _raised_before_its_report(events: list[ErrorEvent]) -> None:

@@ -2418,7 +2418,7 @@ def test_an_exception_raised_before_the_error_managers_step_report_is_its_reason
 def test_hccls_older_call_trace_form_relays_too(tmp_path):
     head = "[ERROR] HCCL(17,python):2026-03-11-10:02:29.001.{} [{}][hccl-17-0-1-hccl_world_group][0]{}\n"
     log = (head.format("054", "network_manager.cc:64", "call trace: ret -> 7")
-           + head.format("104", "hccl_comm.cc:100", "[HcclComm][Init]errNo[0x0000000005000007] hccl initialize failed"))
+           + head.format("104", "hccl_comm.cc:100", "[HcclComm][Init]hccl initialize failed, rankNum[8], rank[0]"))
     ws, d = diagnose(tmp_path, {"debug/plog/plog-17_20260311100000000.log": log})
     assert "hccl initialize failed" in anchor_text(ws, d)
     # look-alike: a trace line that reports success is no relay of a failure
@@ -2469,3 +2469,16 @@ def test_the_detail_says_more_than_the_graph_engines_generic_status(tmp_path):
     # look-alike: the generic status alone is still the graph engine's
     ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: build graph failed, error code is 500002\n"})
     assert d.category == "compile"
+
+
+def test_hccls_status_chain_lines_relay_the_failure(tmp_path):
+    head = "[ERROR] HCCL(17,python):2026-03-11-10:02:29.001.{} [{}][hccl-17-0-1-hccl_world_group][0]{}\n"
+    log = (head.format("104", "hccl_comm.cc:100", "[HcclComm][Init]errNo[0x0000000005000007] hccl initialize failed")
+           + head.format("116", "hcom.cc:80", "[Init][Result]errNo[0x0000000005010007] hcclComm init error")
+           + head.format("129", "hcom.cc:94", "[Init][Result]hcom init failed, rankNum[8], rank[0], device[0]"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-17_20260311100000000.log": log})
+    assert "hcom init failed, rankNum[8]" in anchor_text(ws, d)
+    # look-alike: an errNo line that says what went wrong is a failure of its own
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-17_20260311100000000.log": head.format(
+        "104", "transport.cc:9", "errNo[0x0000000005000007] transport init failed, ip[10.0.0.2] port[60001] refused")})
+    assert "transport init failed" in anchor_text(ws, d)

@@ -58,6 +58,9 @@ _RELAY = re.compile(
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
     r"execut(?:e|ion) failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
     r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed\s*$|"
+    # HCCL's status chain: the encoded result (`errNo[0x0000000005000007]`) and a step that failed,
+    # nothing else (`hccl initialize failed`, `hcclComm init error`, `Initialize: HcomInitByFile failed.`)
+    r"errNo\[0x[0-9a-fA-F]+\]\s*(?:[\w.]+:?\s){0,4}[\w.]*\s?(?:failed|error)\.?\s*$|"
     r"report error module_(?:type|name)=|rtGetDevMsg|"
     # the completion queue's notice that a task failed (`ProcLogicCqReport:Task run failed,
     # device_id=5, stream_id=…, sqe_type=7(notify wait), errType=…`): it names the task, not the

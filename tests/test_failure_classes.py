@@ -2482,3 +2482,51 @@ def test_hccls_status_chain_lines_relay_the_failure(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-17_20260311100000000.log": head.format(
         "104", "transport.cc:9", "errNo[0x0000000005000007] transport init failed, ip[10.0.0.2] port[60001] refused")})
     assert "transport init failed" in anchor_text(ws, d)
+
+
+def test_the_exception_a_traceback_ends_with_is_read_whatever_its_words(tmp_path):
+    log = ("Traceback (most recent call last):\n"
+           '  File "tools/train.py", line 177, in <module>\n'
+           "    main()\n"
+           '  File "mmdet/apis/train.py", line 61, in train_step\n'
+           "    losses = self(**data)\n"
+           "StopIteration\n")
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert anchor_text(ws, d).strip() == "StopIteration"
+    # look-alike: a plain line after a finished traceback's exception is no second exception
+    ws, d = diagnose(tmp_path / "b", {"train.log": log.replace("StopIteration", "KeyError: 'loss'") + "Done\n"})
+    assert "KeyError" in anchor_text(ws, d)
+
+
+def test_a_script_that_runs_no_command_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"build.log": "ci/build.sh: line 2: $'\\r': command not found\n"
+                                "ci/build.sh: line 8: syntax error near unexpected token\n"})
+    assert "command not found" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a script that says a file was not found is no missing command
+    ws, d = diagnose(tmp_path / "b", {"build.log": "ci/build.sh: line 2: checking data.bin failed\n"})
+    assert d.category != "environment"
+
+
+def test_what_dynamo_cannot_trace_is_the_compile(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "torch._dynamo.exc.Unsupported: unsupported operator: npu.custom.default "
+                                "(see the docs for how to fix)\n"})
+    assert "unsupported operator" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: an unsupported setting of the serving engine is no Dynamo failure
+    ws, d = diagnose(tmp_path / "b", {"run.log": "ValueError: unsupported quantization: awq_marlin\n"})
+    assert d.category != "compile"
+
+
+def test_parts_of_different_releases_are_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "E19999 The opp version of the model does not match the current opp run "
+                                "package, Model is [6.4.T11], opp run package is [7.0.T3]\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "c", {"build.log": "CMake Error at third_party/libuv/CMakeLists.txt:1 "
+                                      "(cmake_minimum_required):\n"
+                                      "  Compatibility with CMake < 3.5 has been removed from CMake.\n"})
+    assert d.category == "environment"
+    # look-alike: shapes that do not match are the operator's
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: call aclnnAdd failed, error code is 561103: the "
+                                      "shapes of the inputs do not match\n"})
+    assert d.category == "operator"

@@ -47,7 +47,7 @@ _CONSOLE_KEYS = (
     "rror", "err0", "exception", "traceback", "warning", "fail", "timeout", "time out", "timed out",
     "out of memory", "outofmemory", "segmentation fault", "segfault", "terminate called", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
-    "shared object", "undefined symbol", "static tls", "call trace: hcclret", "undefined reference", "double free", "invalid pointer", "corrupt",
+    "shared object", "undefined symbol", "static tls", "call trace: hcclret", "_dynamo.exc.unsupported", "undefined reference", "double free", "invalid pointer", "corrupt",
     "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
@@ -349,12 +349,18 @@ class SourceScan:
             if i <= prev:
                 continue
             j = i
+            traceback = False
             while s < end:
                 e = data.find(b"\n", s, end)
                 e = end if e < 0 else e
                 probe = _head(data, s, e)
                 if j != i and not (probe[:1] in (" ", "\t") and probe.strip()) and not _prefixed_continuation(probe):
+                    if traceback and probe.strip() and j not in seen and len(out) < self.max_hits:
+                        # the exception a Python traceback ends with, whatever its words (`StopIteration`)
+                        out.append(LineHit(file_id, first_line + j, probe.rstrip("\r")))
                     break
+                if j == i:
+                    traceback = "Traceback (most recent call last)" in probe[:120]
                 if len(out) < self.max_hits:
                     out.append(LineHit(file_id, first_line + j, probe.rstrip("\r")))
                 prev = j

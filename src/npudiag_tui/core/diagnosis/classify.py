@@ -70,6 +70,10 @@ _ENV_TEXT = re.compile(
     # an installed package (driver, firmware, CANN) too old for what was asked of it
     r"\b[Tt]his package does not support\b|\bplease (?:change|use|install|upgrade to) (?:a )?new(?:er)? package\b|"
     r"[Bb]inary register fail|"
+    # two installed parts of different releases (`The opp version of the model does not match the
+    # current opp run package`), or a build tool of another major version than the sources expect
+    r"\bversion\b.{0,80}\b(?:does not|doesn't|do not) match\b|\(cmake_minimum_required\)|"
+    r"\bCompatibility with CMake < [\d.]+ has been removed\b|"
     # the files or folders the job needs are not the user's to use (a toolkit installed by root)
     r"\bPermission denied\b|\bdoes not belong to (?:you|the current user)\b|\b[Pp]ath\b.{0,40}\binsecure\b|"
     # a process left over from an earlier run still holds what the new one needs (a scheduler's

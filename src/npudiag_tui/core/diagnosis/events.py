@@ -144,7 +144,10 @@ _LOADER = re.compile(
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
-    r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line )?(?:\d+: )?[\w./+-]+: (?:command )?not found"
+    r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line )?(?:\d+: )?[\w./+-]+: (?:command )?not found|"
+    # a script's own line that names no command it has (`ci/build.sh: line 2: $'\r': command not found`:
+    # a tool missing, or the script saved with Windows line ends)
+    r"^[\w./+-]+\.(?:sh|bash): line \d+: (?:[\w./+-]+|\$'\\r'): command not found"
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it

@@ -41,13 +41,14 @@ _WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror 
 _FOREIGN_BEFORE = 8  # header-less lines read back from a kept plog header
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
+_HCCL_TRACE_B = re.compile(rb"call trace: (?:hccl)?[Rr]et -> ")  # HCCL's trace of a call that failed
 # Console lines that can matter: anything mentioning an error, a code, a crash or a timeout.
 # Searched as lower-case literals with str.find (C speed); one big regex alternation was 20x slower.
 _CONSOLE_KEYS = (
     "rror", "err0", "exception", "traceback", "warning", "fail", "timeout", "time out", "timed out",
     "out of memory", "outofmemory", "segmentation fault", "segfault", "terminate called", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
-    "shared object", "undefined symbol", "static tls", "call trace: hcclret", "_dynamo.exc.unsupported", "undefined reference", "double free", "invalid pointer", "corrupt",
+    "shared object", "undefined symbol", "static tls", "call trace: ", "_dynamo.exc.unsupported", "undefined reference", "double free", "invalid pointer", "corrupt",
     "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
@@ -337,7 +338,7 @@ class SourceScan:
         # own report, which may hold no error word: the line above the first trace is kept too
         seen = {i for i, _ in kept}
         for i, s in list(kept):
-            if s > 0 and i - 1 not in seen and data.startswith(b"call trace: hcclRet", s):
+            if s > 0 and i - 1 not in seen and _HCCL_TRACE_B.match(data, s):
                 a = data.rfind(b"\n", 0, s - 1) + 1  # the line above, which ends at s - 1
                 if a < s - 1 and not data[a:s - 1].isspace():
                     kept.append((i - 1, a))

@@ -254,8 +254,6 @@ def category_of_number(domain: str, value: int) -> str | None:
     if domain == "acl":
         if 107024 <= value <= 107041:
             return "compile"
-        if value == GE_FAILURE:
-            return "compile"
         if value == DEVICE_SETUP_FAILED:
             return None  # a consequence of memory, packages or an occupied device: decided last (route)
         nc = lookup_numeric(value, "acl")

@@ -2530,3 +2530,20 @@ def test_parts_of_different_releases_are_the_environment(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: call aclnnAdd failed, error code is 561103: the "
                                       "shapes of the inputs do not match\n"})
     assert d.category == "operator"
+
+
+def test_a_step_that_failed_gives_way_to_the_error_managers_reason(tmp_path):
+    """HCCL reports that its init failed with nothing but a status; MindSpore prints the error
+    manager's message with its reason a millisecond later in the same process."""
+    plog = ("[ERROR] HCCL(17,python):2026-03-11-03:02:29.001.129 [hcom.cc:94][hccl-17-0-1-hccl_world_group][0]"
+            "[Init][Result]hcom init failed, rankNum[8], rank[0], device[0], return[83951623]\n")
+    reason = ("[CRITICAL] DEVICE(17,ffff,python):2026-03-11-03:02:29.002.576 [ascend_collective_comm_lib.cc:112] "
+              "Initialize] Ascend collective communication initialization failed.Ascend Error Message:EJ0001: Failed "
+              "to initialize the HCCP process. Reason: Maybe the last training process is running.\n")
+    ws, d = diagnose(tmp_path, {"train.log": plog + reason})
+    assert "EJ0001" in anchor_text(ws, d)
+    assert d.category == "environment"  # EJ0001: the HCCP process could not start (a leftover job)
+    # look-alike: a message printed long after (another failure) does not explain the step
+    late = reason.replace("03:02:29.002.576", "03:09:40.002.576")
+    ws, d = diagnose(tmp_path / "b", {"train.log": plog + late})
+    assert "hcom init failed" in anchor_text(ws, d)

@@ -209,6 +209,28 @@ def _console_process_first(first: ErrorEvent, events: list[ErrorEvent]) -> Error
     return own[0] if own else first
 
 
+_REASONED = re.compile(r"\b(E[0-9A-Z]\d{4}):[^\n]{0,300}?\bReason:")
+EXPLAIN_WINDOW_US = US
+
+
+def _explained_by_its_message(first: ErrorEvent, events: list[ErrorEvent]) -> ErrorEvent:
+    """A line that only says a step failed (no code, no reason) gives way to the error manager's
+    message of the same process printed right after it (`EJ0001: Failed to initialize the HCCP
+    process. Reason: …`): the message is the explanation of the step's failure."""
+    if first.codes or first.time is None or first.kind != "plog":
+        return first
+    pid = first.pid
+    for ev in events:
+        if ev is first or ev.time is None or not 0 <= ev.time - first.time <= EXPLAIN_WINDOW_US:
+            continue
+        if pid is not None and pid not in (ev.pid, ev.cann_pid):
+            continue
+        reasoned = _REASONED.search(ev.text)
+        if reasoned and not is_inner_code(reasoned.group(1)):
+            return ev
+    return first
+
+
 def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     """The earliest causal event; timeouts only when nothing causal precedes them."""
     current = last_episode(events)
@@ -236,7 +258,7 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
                 if tier_limit < 2:
                     continue
                 return t0
-        return _console_process_first(first, ordered)
+        return _explained_by_its_message(_console_process_first(first, ordered), ordered)
     return ordered[0]
 
 

@@ -2547,3 +2547,17 @@ def test_a_step_that_failed_gives_way_to_the_error_managers_reason(tmp_path):
     late = reason.replace("03:02:29.002.576", "03:09:40.002.576")
     ws, d = diagnose(tmp_path / "b", {"train.log": plog + late})
     assert "hcom init failed" in anchor_text(ws, d)
+
+
+def test_a_failure_inside_atcs_own_process_is_the_conversion(tmp_path):
+    log = ("ATC start working now, please wait for a moment.\n"
+           "[ERROR][ProcessScale][52] Not support scale greater than 1 / FLT_EPSILON.\n"
+           "[ERROR] AMCT(14815,atc.bin):2026-03-11-12:23:19[weight_calibration_pass.cpp:90]Fail to execute "
+           "WeightFakeQuant without trans!\n")
+    ws, d = diagnose(tmp_path, {"atc.log": log})
+    assert "Not support scale" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: the same quantizer inside a training process is no model conversion
+    ws, d = diagnose(tmp_path / "b", {"train.log": log.replace("atc.bin", "python3").replace(
+        "ATC start working now, please wait for a moment.\n", "")})
+    assert d.category != "compile"

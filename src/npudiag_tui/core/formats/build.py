@@ -40,7 +40,8 @@ COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is
 # a model converted to an offline model (OM) for the device: ATC, MindSpore Lite's converter, or an
 # online conversion of a MindIR that reports it (`Convert MindIR model to OM model failed`)
 OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b|\b[Cc]onvert \w+ model to OM model failed\b|"
-                                r"\b[Cc]onvert graph\s+to om failed\b")
+                                r"\b[Cc]onvert graph\s+to om failed\b|"
+                                r"\b[A-Z_]+\(\d+,atc\.bin\)")  # a plog line of ATC's own process (its quantizer too)
 # anything of the above, or a package build that failed: the failure happened while building
 _BUILD_CONTEXT = re.compile(
     "|".join(p.pattern for p in (CMAKE_ERROR, BUILD_SUMMARY, COMMAND_FAILED, OFFLINE_CONVERSION))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
-from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN
+from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE
 from npudiag_tui.core.formats.console import clean, strip_prefixes
 from npudiag_tui.core.model import Stream
 
@@ -41,7 +41,7 @@ _WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror 
 _FOREIGN_BEFORE = 8  # header-less lines read back from a kept plog header
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")
-_HCCL_TRACE_B = re.compile(rb"call trace: (?:hccl)?[Rr]et -> ")  # HCCL's trace of a call that failed
+
 # Console lines that can matter: anything mentioning an error, a code, a crash or a timeout.
 # Searched as lower-case literals with str.find (C speed); one big regex alternation was 20x slower.
 _CONSOLE_KEYS = (
@@ -75,7 +75,8 @@ def _as_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
 
 _KEYS_B = tuple(k.encode("ascii") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
-_RESULT_B = _as_bytes(CALL_RESULT_RE)  # a call's own aclError result, no error word needed
+_RESULT_B = _as_bytes(CALL_RESULT_RE)
+_HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))  # a call's own aclError result, no error word needed
 _EMPTY_MESSAGE_B = _as_bytes(_EMPTY_MESSAGE)
 _FRAME_B = _as_bytes(_CONSOLE_FRAME)
 _FRAME_FIRST_B = re.compile(_CONSOLE_FRAME.pattern[2:].encode("ascii"))  # without its "\n", at offset 0

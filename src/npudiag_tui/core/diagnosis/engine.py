@@ -15,7 +15,7 @@ from npudiag_tui.core.diagnosis.classify import building, classify, compile_stag
 from npudiag_tui.core.diagnosis.events import EventBuilder, build_events
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
-from npudiag_tui.core.formats.codes import is_inner_code
+from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
 from npudiag_tui.core.formats.console import clean
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.index import FileIndex
@@ -209,7 +209,7 @@ def _console_process_first(first: ErrorEvent, events: list[ErrorEvent]) -> Error
     return own[0] if own else first
 
 
-_REASONED = re.compile(r"\b(E[0-9A-Z]\d{4}):[^\n]{0,300}?\bReason:")
+_REASONED = re.compile(rf"\b(?=E)({CODE_PATTERN}):[^\n]{{0,300}}?\bReason:")  # an error code's message with its reason
 EXPLAIN_WINDOW_US = US
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats import build as B
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
-from npudiag_tui.core.formats.codes import (CALL_RESULT_RE, CODE_PATTERN, SDK_STATUS_RE, is_inner_code, numeric_codes,
+from npudiag_tui.core.formats.codes import (CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE, SDK_STATUS_RE, is_inner_code, numeric_codes,
                                             string_codes)
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
@@ -54,7 +54,7 @@ _CHAIN_LAST = re.compile(r"^(?:`->|╰─▶) ")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
 _CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _RELAY = re.compile(
-    r"call trace: (?:hccl)?[Rr]et ->|is failed\. ret\[|[Ee]stablish completed failed|SetMachinePara error|"
+    HCCL_CALL_TRACE + r"|is failed\. ret\[|[Ee]stablish completed failed|SetMachinePara error|"
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
     r"execut(?:e|ion) failed, reason=|Memory copy sync failed|errNo\[0x[0-9a-fA-F]+\] .*return\[|"
     r"ret\[\d+\]\.?$|[Ff]ailed, ret = \d+|return: ret\[|Assert \(\(|Check .* failed\s*$|"
@@ -726,7 +726,7 @@ def _in_banner(state: _Channel, body: str, contiguous: bool) -> bool:
 # a line that only decorates or introduces an exception's message (`///----[ERROR][Triton][BEG]---`,
 # `[ConvertLinalgRToBinary] encounters error:`), not the message itself
 _BARE_PLOG_HEAD = re.compile(r"^\s*\[(?:ERROR|WARNING|CRITICAL|EVENT|INFO|DEBUG)\] [A-Z][A-Z0-9_]*\((\d+)[,)]")
-_HCCL_TRACE = re.compile(r"^\s*call trace: (?:hccl)?[Rr]et -> [1-9]")
+_HCCL_TRACE = re.compile(rf"^\s*{HCCL_CALL_TRACE}[1-9]")
 # MindSpore's report that a TBE kernel did not build (`Single op compile failed, op: …`, `task compile
 # Failed, task id:3, cause:TBEException:ERROR:`), printed before the compiler's traceback and error
 _TBE_BUILD_WRAPPER = re.compile(r"\bSingle op compile failed\b|\btask compile [Ff]ailed, task id:\s*\d+")

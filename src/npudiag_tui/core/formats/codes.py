@@ -28,6 +28,9 @@ SDK_STATUS_RE = re.compile(r"\[([1-5]\d{5})\]\[[Ee]rror\b")
 # ret 107000`, `Register mem ret:207000.`, MindSpore's `Call aclrtSetDevice failed, ret[107001].`): the
 # one grammar the scan and the engine read it by
 CALL_RESULT_RE = re.compile(r"ret(?:Code)?(?:[ =:]+|\[)([1-5]\d{5})(?!\d|\.\d)")
+HCCL_CALL_TRACE = r"call trace: (?:hccl)?[Rr]et -> "
+"""HCCL's trace of a call that returned a failure (`call trace: hcclRet -> 4`, older `ret -> 7`):
+printed after the failing statement's own report, never a reason of its own."""
 HCCL_RE = re.compile(r"(?:hcclRet -> |HCCL function error: .*?, error code is )(\d{1,4})(?!\d)")
 HCCL_RET_RE = re.compile(r"\b(?:ret|return)\[(\d{1,4})\]")
 

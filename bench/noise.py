@@ -1,15 +1,21 @@
-"""Robustness of the anchor under benign noise: put lines that real Ascend jobs print on every
-run and that no diagnostician anchors (torch_npu's start-up warnings, deprecations, progress bars,
-vLLM's INFO lines, a failed optional import) at the top of each console log of every dev case the
-engine gets right (`near`: right before the traceback that ends in the anchor), and judge it
-again. Prints how many still hold and the cases that moved. Dev cases only: the holdout is
-measured, never probed.
+"""Robustness of the anchor under what real jobs add around a cause, on every dev case the
+engine gets right; prints how many still hold and the cases that moved. Dev cases only: the
+holdout is measured, never probed.
 
-    .venv/bin/python bench/noise.py [near]
+- `top` (default): lines that Ascend jobs print on every run and that no diagnostician anchors
+  (torch_npu's start-up warnings, deprecations, progress bars, vLLM's INFO lines, a failed
+  optional import) at the top of each console log;
+- `near`: the same right before the traceback that ends in the anchor;
+- `victim`: a healthy rank's console (rank 7) that times out waiting on the failed one ten
+  minutes after the case's last event (HCCL's notify wait, EI0002, under a synchronize failure
+  and its ERR00100); without a stamp when the case has none.
+
+    .venv/bin/python bench/noise.py [top|near|victim]
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import sys
@@ -20,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from conftest import corpus_dirs  # noqa: E402
 from test_conformance import judge  # noqa: E402
+
+from npudiag_tui.core.workspace import Workspace  # noqa: E402
 
 NOISE = [
     "/usr/local/python3.10/lib/python3.10/site-packages/torch_npu/utils/path_manager.py:82: UserWarning: "
@@ -45,9 +53,47 @@ NOISE = [
 ]
 
 
-def noised(case: Path, dst: Path, near: bool) -> bool:
-    """Copy a case with noise at the top of its console logs (or, `near`, before the block that
-    holds the anchor, when that is a traceback); False when there is none."""
+VICTIM = """\
+[rank7]:[W compiler_depend.ts:133] Warning: Warning: Device do not support double dtype now, dtype cast repalce with float. (function operator())
+[rank7]: Traceback (most recent call last):
+[rank7]:   File "/workspace/train.py", line 212, in <module>
+[rank7]:     torch.npu.synchronize()
+[rank7]:   File "/usr/local/python3.10/lib/python3.10/site-packages/torch_npu/npu/utils.py", line 49, in synchronize
+[rank7]:     return torch_npu._C._npu_synchronize()
+[rank7]: RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467 NPU function error: \
+AclrtSynchronizeDeviceWithTimeout, error code is 507048
+[rank7]: [ERROR] {day}-{hms} (PID:51234, Device:7, RankID:7) ERR00100 PTA call acl api failed
+[rank7]: [Error]: The execution of the internal task times out.
+[rank7]:         Rectify the fault based on the error information in the ascend log.
+[rank7]: EI0002: [PID: 51234] {day}-{hms}.123.456 The wait execution of the Notify register times out. Reason: \
+The Notify register has not received the Notify record from remote rank [3].base information: [streamID:[9], \
+taskID[21], taskType[Notify Wait], tag[AllReduce_10.0.0.1%enp189s0f0_60000_0_1764499321000000], AlgType(level \
+0-1-2):[fullmesh-ring-ring].] task information: [notify id:[0x0000000100000058], stage:[0], remote rank:[3]].
+"""
+
+
+def victim(case: Path) -> str:
+    """Rank 7's timeout, ten minutes after the last event the engine dates in the case."""
+    ws = Workspace.open([str(p) for p in sorted(case.iterdir()) if p.name not in ("truth.json", "source.md")])
+    try:
+        ws.index()
+        times = [e.time for e in ws.diagnose().events if e.time is not None]
+    finally:
+        ws.close()
+    if not times:  # the older shapes, without stamps
+        return "\n".join(line.replace("[PID: 51234] {day}-{hms}.123.456 ", "") for line in VICTIM.split("\n")
+                         if "ERR00100" not in line)
+    t = dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=max(times) + 600_000_000)
+    return VICTIM.format(day=t.strftime("%Y-%m-%d"), hms=t.strftime("%H:%M:%S"))
+
+
+def noised(case: Path, dst: Path, mode: str) -> bool:
+    """Copy a case with noise put where `mode` says; False when the case has no place for it."""
+    if mode == "victim":
+        shutil.copytree(case, dst)
+        (dst / "stdout_rank7.log").write_text(victim(case), encoding="utf-8")
+        return True
+    near = mode == "near"
     truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
     logs = [p for p in case.iterdir() if p.name.startswith("stdout") and p.name.endswith(".log")]
     if near:
@@ -70,19 +116,19 @@ def noised(case: Path, dst: Path, near: bool) -> bool:
 
 
 def main() -> None:
-    near = sys.argv[1:] == ["near"]
+    mode = (sys.argv[1:] or ["top"])[0]
     good = [c for c in corpus_dirs("dev") if (r := judge(c))["anchor"] and r["category"]]
     moved, n = [], 0
     for case in good:
         with tempfile.TemporaryDirectory() as td:
             dst = Path(td) / case.name
-            if not noised(case, dst, near):
+            if not noised(case, dst, mode):
                 continue
             n += 1
             r = judge(dst)
             if not (r["anchor"] and r["category"]) or r["cascade"]:
                 moved.append(f"{case.name}: {r['got'][:150]}")
-    print(f"noise {'before the anchor' if near else 'at the top'}: {n - len(moved)}/{n} hold")
+    print(f"{mode}: {n - len(moved)}/{n} hold")
     for m in moved:
         print("   ", m)
 

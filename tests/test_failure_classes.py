@@ -2561,3 +2561,37 @@ def test_a_failure_inside_atcs_own_process_is_the_conversion(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"train.log": log.replace("atc.bin", "python3").replace(
         "ATC start working now, please wait for a moment.\n", "")})
     assert d.category != "compile"
+
+
+_VICTIM_RANK7 = (
+    "[rank7]: Traceback (most recent call last):\n"
+    "[rank7]:   File \"/workspace/train.py\", line 212, in <module>\n"
+    "[rank7]:     torch.npu.synchronize()\n"
+    "[rank7]: RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467 NPU function "
+    "error: AclrtSynchronizeDeviceWithTimeout, error code is 507048\n"
+    "[rank7]: [ERROR] 2026-03-11-10:40:07 (PID:51234, Device:7, RankID:7) ERR00100 PTA call acl api failed\n"
+    "[rank7]: EI0002: [PID: 51234] 2026-03-11-10:40:01.123.456 The wait execution of the Notify register times out. "
+    "Reason: The Notify register has not received the Notify record from remote rank [3].base information: "
+    "[streamID:[9], taskID[21], taskType[Notify Wait], tag[AllReduce_10.0.0.1%eth0_60000_0_1]]\n")
+
+
+def test_an_error_of_another_rank_before_a_timeout_is_the_anchor(tmp_path):
+    """Rank 3 logs its failure (no CANN code, an untyped ERROR line); rank 7 times out waiting on
+    it ten minutes later. The healthy rank's timeout is the victim, whatever its code."""
+    rank3 = ("[rank3]: 2026-03-11 10:30:00,120 - ERROR - loader.py:88 - shard 5 of the checkpoint is truncated: "
+             "expected 4194304 bytes, read 1048576\n")
+    ws, d = diagnose(tmp_path, {"rank3.log": rank3, "rank7.log": _VICTIM_RANK7})
+    assert "shard 5 of the checkpoint is truncated" in anchor_text(ws, d)
+    # a call's failure relayed by another process counts the same
+    relay = "subprocess.CalledProcessError: Command '['npu-smi', 'info']' returned non-zero exit status 215.\n"
+    ws, d = diagnose(tmp_path / "b", {"prep.log": relay, "rank7.log": _VICTIM_RANK7.replace("[rank7]: ", "")})
+    assert "CalledProcessError" in anchor_text(ws, d)
+
+
+def test_the_header_of_a_timeouts_own_report_is_not_the_anchor(tmp_path):
+    """A logger prints 'Rank[7] failed.' and then the traceback that ends in the timeout: the
+    header belongs to the timeout's report, in the same process."""
+    own = "[rank7]: 2026-03-11 10:40:00,010 - ERROR - model_agent.py:489 - Rank[7] failed.\n" + _VICTIM_RANK7
+    ws, d = diagnose(tmp_path, {"rank7.log": own})
+    assert "EI0002" in anchor_text(ws, d)
+    assert d.category == "communication"

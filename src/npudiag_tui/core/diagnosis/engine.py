@@ -248,6 +248,15 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
         first = pool[0]
         if tier_limit >= 1 and strong:
             first = strong[0]
+        if first.kind == "timeout":
+            # a wait that expired names no cause: an untyped error, or a call's failure relayed,
+            # that another process printed before it (or at a time not known) is the better
+            # candidate (the timeouts of healthy ranks come after the failure they wait on); in
+            # its own process such a line heads the timeout's report
+            at = ordered.index(first)
+            before = [e for i, e in enumerate(ordered) if e.kind in ("log_error", "relay") and e.secondary != "repeat"
+                      and (i < at or e.time is None or first.time is None) and _other_process(e, first)]
+            first = min(before, key=lambda e: e.kind.tier, default=first)  # stable: the earliest of a tier
         if timeouts and first.kind != "timeout" and first.time is not None and timeouts[0].time is not None \
                 and timeouts[0].time < first.time:
             t0 = timeouts[0]
@@ -260,6 +269,15 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
                 return t0
         return _explained_by_its_message(_console_process_first(first, ordered), ordered)
     return ordered[0]
+
+
+def _other_process(a: ErrorEvent, b: ErrorEvent) -> bool:
+    """Whether two events were printed by different processes, as far as the lines tell."""
+    if a.rank is not None and b.rank is not None:
+        return a.rank != b.rank
+    if a.pid is not None and b.pid is not None:
+        return a.pid != b.pid
+    return a.ref.file_id != b.ref.file_id
 
 
 def _link_cascade(events: list[ErrorEvent], anchor: ErrorEvent | None) -> list[ErrorEvent]:

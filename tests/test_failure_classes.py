@@ -2595,3 +2595,182 @@ def test_the_header_of_a_timeouts_own_report_is_not_the_anchor(tmp_path):
     ws, d = diagnose(tmp_path, {"rank7.log": own})
     assert "EI0002" in anchor_text(ws, d)
     assert d.category == "communication"
+
+
+def test_the_hosts_own_limit_is_the_cause_whatever_tool_prints_it(tmp_path):
+    """A packing step fails: makeself and CMake say so first, tar's reason comes last and
+    carries no error word (the C library's ENAMETOOLONG in tar's words)."""
+    log = ("ERROR: failed to create temporary archive: /tmp/mkself4242.tar\n"
+           "CMake Error at cmake/makeself.cmake:12 (message):\n"
+           "  CPack Command error: 1\n"
+           "\n"
+           "  tar:\n"
+           "  ./packages/vendors/a_very_long_vendor_name/op_impl/ai_core/tbe/a_very_long_vendor_name_impl\n"
+           "  file name is too long (max 256); not dumped\n")
+    ws, d = diagnose(tmp_path, {"build.log": log})
+    assert "file name is too long" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"save.log": "cp: error writing '/ckpt/model.safetensors': No space left on "
+                                      "device\n"})
+    assert d.category == "environment"
+    # look-alike: a model's input that is too long is the request, not the host
+    ws, d = diagnose(tmp_path / "c", {"serve.log": "ValueError: The decoder prompt (length 40961) is longer than the "
+                                      "maximum model length of 40960. Make sure that `max_model_len` is no smaller "
+                                      "than the number of text tokens.\n"})
+    assert d.category != "environment"
+
+
+def test_a_shell_in_a_chinese_locale_that_finds_no_command(tmp_path):
+    log = ("bash: orted: 未找到命令\n"
+           "--------------------------------------------------------------------------\n"
+           "A daemon (pid 8793) died unexpectedly with status 127 while attempting\n"
+           "to launch so we are aborting.\n")
+    ws, d = diagnose(tmp_path, {"mpirun.log": log})
+    assert "未找到命令" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the same words inside a program's own message name no missing command
+    ws, d = diagnose(tmp_path / "b", {"run.log": "提示: 未找到命令行参数 --config, 使用默认值\n"})
+    assert d.anchor is None
+
+
+def test_mpis_error_stack_names_its_cause_in_the_deepest_frame(tmp_path):
+    log = ("Fatal error in MPI_Init: Other MPI error, error stack:\n"
+           "MPIR_Init_thread(474)...................:\n"
+           "MPID_Init(190)..........................: channel initialization failed\n"
+           "MPIDI_CH3_Init(89)......................:\n"
+           "MPID_nem_tcp_init(379)..................: gethostbyname failed, node-7 (errno 2)\n")
+    ws, d = diagnose(tmp_path, {"hccl_test.log": log})
+    assert "gethostbyname failed" in anchor_text(ws, d)
+    assert d.category == "environment"  # the host's name resolution (/etc/hosts)
+    # look-alike: two failures of that shape far apart are two reports, the first stays first
+    far = "MPID_Init(190)....: channel initialization failed\n" + "step done\n" * 20 + \
+          "MPID_nem_tcp_init(379)....: socket closed\n"
+    ws, d = diagnose(tmp_path / "b", {"run.log": far})
+    assert "channel initialization failed" in anchor_text(ws, d)
+
+
+def test_a_test_tools_call_status_is_the_error_and_its_note_of_where_wraps_it(tmp_path):
+    log = ("the minbytes is 8192, maxbytes is 2147483648, iters is 20, warmup_iters is 5\n"
+           "hccl interface return err ./common/src/hccl_test_common.cc:538, retcode: 7 \n"
+           "This is an error in init_hcclComm.\n")
+    ws, d = diagnose(tmp_path, {"hccl_test.log": log})
+    assert "return err" in anchor_text(ws, d)
+    assert d.category == "communication"
+    # look-alike: a note of where an error happened, with nothing else, is still the only error
+    ws, d = diagnose(tmp_path / "b", {"run.log": "This is an error in init_hcclComm.\n"})
+    assert d.anchor is not None
+
+
+def test_hccls_list_of_possible_reasons_is_advice_and_its_table_row_names_the_peer(tmp_path):
+    rows = ["_________________________LINK_ERROR_INFO___________________________",
+            "| comm error, device[0] num[1]",
+            "| dest_ip(rank_id) | src_ip(rank_id) | Role | Status |",
+            "|--------------------|--------------------|----------|------------|",
+            "| 10.0.0.2(1) | 10.0.0.1(0) | server | no connect |",
+            "___________________________________________________________________",
+            "the connection failure between this device and target device may be due to the following reasons:",
+            "1. the connection between this device and the target device is abnormal.",
+            "2. an exception occurred at the target devices."]
+    text = "".join(plog("ERROR", "HCCL", 23, f"08:41:56.291.{700 + i}", f"[comm_base.cc:{967 + i}][23468]{r}")
+                   for i, r in enumerate(rows))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-23_20260311084156000.log": text})
+    assert "no connect" in anchor_text(ws, d)
+    # look-alike: an error of its own before the table is still the anchor
+    first = plog("ERROR", "HCCP", 23, "08:39:56.291.100", "[ra_host.c:1672]tid:23468,ra_socket_init(1672) : "
+                 "socket listen failed, ret(-98)")
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-23_20260311084156000.log": first + text})
+    assert "socket listen failed" in anchor_text(ws, d)
+
+
+def test_the_host_tsd_client_passes_on_what_the_device_log_explains(tmp_path):
+    host = (plog("ERROR", "TDT", 685, "11:55:41.334.702", "[process_mode_manager.cpp:587][DeviceMsgProcess]"
+                 "[tid:685] [TsdClient] DeviceMsgProc  errcode[EJ0001]")
+            + plog("ERROR", "TDT", 685, "11:55:41.334.873", "[process_mode_manager.cpp:269][WaitRsp][tid:685] "
+                   "tsd client wait response fail, device response code[1]. unknown device error.")
+            + plog("ERROR", "TDT", 685, "11:55:41.334.897", "[tsd_client.cpp:31][TsdOpen][tid:685] TsdOpen "
+                   "failed, deviceId[4]."))
+    device = (plog("ERROR", "HCCP", 137, "11:55:41.806.183", "[ra_adp.c:1425]tid:137,ra_hdc_server_init(1425) : "
+                   "Create Server failed, ret(61)").replace("python", "hccp_service.bin")
+              + plog("ERROR", "HCCP", 137, "11:55:41.806.265", "[main.c:224]tid:137,main(224) : hccp init "
+                     "error[-22]").replace("python", "hccp_service.bin"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-685_20260311115541000.log": host,
+                                "debug/device-4/device-137_20260311115541000.log": device})
+    assert "Create Server failed" in anchor_text(ws, d)
+    # look-alike: without the device's log the host's own report is all there is
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-685_20260311115541000.log": host})
+    assert "EJ0001" in anchor_text(ws, d)
+
+
+def test_a_signed_message_without_a_stamp_is_the_detail_and_a_parameter_named_timeout_is_none(tmp_path):
+    log = ("[CLIENT INFO] RegisterMem success\n"
+           "[CLIENT ERROR] Connect failed, ret = 103900, err_msg: E19999: Inner Error!\n"
+           "E19999[PID: 1340518]:  timeout_in_millis:0 must > 0[FUNC:Connect][FILE:hixl_impl.cc][LINE:235]\n")
+    ws, d = diagnose(tmp_path, {"client.log": log})
+    assert "must > 0" in anchor_text(ws, d)
+    assert d.anchor.kind != "timeout"
+    # look-alike: a code and a PID without the error manager's source tail is no message of its
+    ws, d = diagnose(tmp_path / "b", {"client.log": "E19999[PID: 1340518]: see above\n"})
+    assert d.anchor is None or d.anchor.kind != "cann_detail"
+
+
+def test_the_runtimes_note_of_the_code_it_reports_is_no_message(tmp_path):
+    """Plog lines pasted from a web page whose stamps lost a colon (`19:2856.519`): no header is
+    recognised, and the note naming the code must still not be read as the message."""
+    text = (plog("ERROR", "RUNTIME", 29, "19:2856.519.792", "[api_error.cc:963]291 MemcpyAsyncCheckKindAndLocation:"
+                 "[EXEC][EXEC]report error module_name=EE1001")
+            + plog("ERROR", "RUNTIME", 29, "19:2856.519.799", "[api_error.cc:963]291 MemcpyAsyncCheckKindAndLocation:"
+                   "[EXEC][EXEC]Memory async failed, src loc type=2, dst loc type=2, kind=1 is invalid!"))
+    ws, d = diagnose(tmp_path, {"page.log": text})
+    assert "kind=1 is invalid" in anchor_text(ws, d)
+    # look-alike: a message that names a module because it failed is a message
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-29_20260311192856000.log": plog(
+        "ERROR", "RUNTIME", 29, "19:28:56.519.792", "[api.cc:9]291 Init: load module_name=libascend_hal failed")})
+    assert "load module_name" in anchor_text(ws, d)
+
+
+def test_relays_of_a_service_and_a_graph_op_give_way_to_what_they_carry(tmp_path):
+    log = ("Allocate failed due to rpc error: code = Unknown desc = apply device-share for pod\n"
+           "infer-0:\n"
+           "npu-smi set device-share -i 1 -c 0 -d 1: npu-smi not found in\n"
+           "[/usr/local/Ascend/driver/tools/npu-smi /usr/local/bin/npu-smi]\n")
+    ws, d = diagnose(tmp_path, {"kubelet.log": log})
+    assert "npu-smi not found" in anchor_text(ws, d)
+    assert d.category == "environment"
+    tf = ("[2020-11-27 11:26:53.638664: F tf_adapter/kernels/geop_npu.cc:669] GeOp33_0GEOP::::DoRunAsync Failed\n"
+          "[ERROR] RUNTIME(62299)model execute error, retCode=0x91, [the model stream execute failed].\n")
+    ws, d = diagnose(tmp_path / "b", {"train.log": tf})
+    assert "model execute error" in anchor_text(ws, d)
+    # look-alike: a key not found in a table is no missing tool
+    ws, d = diagnose(tmp_path / "c", {"run.log": "KeyError: 'npu' not found in the registry\n"})
+    assert d.category != "environment"
+
+
+def test_stages_and_resources_named_by_older_and_newer_tools(tmp_path):
+    omg = ('[ERROR] FMK:2019-06-21-06:05:57.729.503 GetOutputDesc:framework/domi/omg/../omg/model/op_builder/'
+           'concat_op_builder.cpp:181:"all input must have the same dim value except concat_axis"\n')
+    ws, d = diagnose(tmp_path, {"omg.log": omg})
+    assert d.category == "compile"  # the offline model generator, before ATC
+    alloc = "[ERROR] RUNTIME:2019-09-12-04:53:55.522.058 69671 runtime/feature/src/logger.cc:240 DevMalloc:dev memory " \
+            "alloc error, errno = 2\n"
+    ws, d = diagnose(tmp_path / "b", {"omg.log": alloc})
+    assert d.category == "memory"
+    cmake = ("CMake Error at cmake/dependencies.cmake:36 (message):\n"
+             "  Failed to extract the CANN version, please set the correct\n")
+    ws, d = diagnose(tmp_path / "c", {"build.log": cmake})
+    assert d.category == "environment"
+    clang = ("error: stack frame size (47928) exceeds limit (32768) in function 'kernel_0'\n"
+             "1 error generated.\n")
+    ws, d = diagnose(tmp_path / "d", {"build.log": clang})
+    assert d.category == "compile"
+    passes = ("2025-12-18 10:33:06.107 E | [ExpandFunction][Function][ERROR]: ExpandFunction failed: Tile shape "
+              "size 1 is not matched the output shape size 2.\n"
+              "2025-12-18 10:33:06.107 E | Run pass [ExpandFunction] failed.\n")
+    ws, d = diagnose(tmp_path / "e", {"run.log": passes})
+    assert "Tile shape size" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: a line at E under that logger is an error even in the present tense
+    ws, d = diagnose(tmp_path / "f", {"run.log": "2025-12-17 14:31:32.491 I | device id 0\n"
+                                      "2025-12-17 14:31:32.491 E | fail get device id, check if set device id\n"})
+    assert "fail get device id" in anchor_text(ws, d)
+    ws, d = diagnose(tmp_path / "g", {"run.log": "2025-12-17 14:31:32.491 I | fail over to the second queue\n"})
+    assert d.anchor is None

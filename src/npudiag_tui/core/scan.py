@@ -52,6 +52,11 @@ _CONSOLE_KEYS = (
     "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
+    "name too long", "name is too long", "no space left", "quota exceeded", "read-only file system",
+    "too many open files",  # the host's limits (formats.console.HOST_LIMIT), with no error word
+    "未找到命令",  # a shell in a Chinese locale: `bash: orted: 未找到命令` (command not found)
+    "return err", "returned err",  # a tool's call status (hccl_test: `hccl interface return err …, retcode: 7`)
+    "not found in",  # a tool not found where a service looks (`npu-smi not found in [...]`, Go's exec)
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # an exception printed with an empty first line: its message is the lines after it, which may
@@ -73,7 +78,7 @@ def _as_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
     return re.compile(pattern.pattern.encode("ascii"))
 
 
-_KEYS_B = tuple(k.encode("ascii") for k in _CONSOLE_KEYS)
+_KEYS_B = tuple(k.encode("utf-8") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
 _RESULT_B = _as_bytes(CALL_RESULT_RE)
 _HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))  # a call's own aclError result, no error word needed

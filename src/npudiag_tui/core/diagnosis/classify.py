@@ -23,8 +23,10 @@ import re
 from collections.abc import Iterable
 
 from npudiag_tui.core.formats.codes import is_inner_code
-from npudiag_tui.core.formats.build import BUILD_STOPPED, COMPILER_DIAGNOSTIC, OFFLINE_CONVERSION, is_build_line
-from npudiag_tui.core.formats.console import HARDWARE_FAULT, OP_CHECK_SOURCE, SO_LOAD_FAILED, clean, strip_prefixes
+from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, OFFLINE_CONVERSION,
+                                            is_build_line)
+from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, OP_CHECK_SOURCE, SO_LOAD_FAILED, clean,
+                                              strip_prefixes)
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
 
@@ -46,7 +48,9 @@ _ENV_TEXT = re.compile(
     r"\bcustom OPP\b|\bOPP_PATH\b|"  # the operator package (a vendor's custom one too) not installed or not found
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
-    r"not installed|cann package|driver version|libascend|GLIBC|"
+    r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"
+    # the host cannot resolve a node's name (`/etc/hosts`, DNS): the cluster's set-up
+    r"\bgethostbyname\b|\bgetaddrinfo\b|Name or service not known|Temporary failure in name resolution|"
     r"\bwhether .{0,60}\b(?:installed|package|toolkit)\b|"  # `please check whether the … package is installed`
     r"\bnot (?:found )?in lib[\w.+-]*\.so\b|\.so ?not found\b|"  # a symbol the installed library lacks
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
@@ -97,7 +101,7 @@ _ENV_TEXT = re.compile(
     r"\bvalidation errors? for [A-Z]\w*|\bValue error, |"
     # an inference engine whose installed release has no implementation of the model asked for
     r"[Uu]nsupported model (?:type|arch\w*)|[Mm]odel (?:type|architectures?) .{0,120}\b(?:is|are) not supported|"
-    + SO_LOAD_FAILED
+    + SO_LOAD_FAILED + "|" + HOST_LIMIT
 )
 _DEVICE_TEXT = re.compile(
     r"error from device|aicore error|aivec error|aicpu error|ai(?:core|vec|cpu) exception|core_id=|"
@@ -114,10 +118,12 @@ _MEM_TEXT = re.compile(r"(?i:out of memory)|OutOfMemory|\bOOM\b|[Mm]emory alloca
                        # the device memory manager's shared virtual memory calls (`svm advise failed`)
                        r"\b[Ss]vm \w+ failed\b|"
                        r"\bHBM\b|No available memory|memory pool|[Mm]em ?pool|[Nn]ot enough (?:device )?memory|"
-                       r"[Mm]emory (?:is )?not enough|(?:more than|exceeds?) (?:the )?total mem(?:ory)?\b")
+                       r"[Mm]emory (?:is )?not enough|(?:more than|exceeds?) (?:the )?total mem(?:ory)?\b|"
+                       r"\bmemory alloc(?:ation)? error\b")  # the runtime's `DevMalloc:dev memory alloc error`
 _COMPILE_TEXT = re.compile(
     r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|"
     r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
+    r"\b[Rr]un pass\b|"  # a compiler's pass manager (`Run pass [ExpandFunction] failed.`)
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics
     r"\bundefined reference to\b|"  # the linker's
@@ -437,8 +443,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 return cat
     if anchor.module == "OP":
         return "operator"
-    if any(BUILD_STOPPED.search(e.text) for e in group):
-        return "compile"
+    if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.match(message_body(e.text)) for e in group):
+        return "compile"  # a build stopped, or a compiler summed up the errors it printed (clang)
     return "unknown"
 
 

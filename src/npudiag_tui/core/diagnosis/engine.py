@@ -267,8 +267,24 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
                 if tier_limit < 2:
                     continue
                 return t0
-        return _explained_by_its_message(_console_process_first(first, ordered), ordered)
+        return _table_failure_row(_explained_by_its_message(_console_process_first(first, ordered), ordered), ordered)
     return ordered[0]
+
+
+# a row of an analyser's table whose cells state that something failed (`| … | server | no connect |`)
+_FAILED_ROW = re.compile(r"\|\s*(?:no connect\w*|time ?out|timed out|fail\w*|error|abnormal|down)\s*\|", re.I)
+
+
+def _table_failure_row(anchor: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEvent:
+    """When nothing but an analyser's table is left (HCCL's LINK_ERROR_INFO), its row that
+    states a failure says more than its title or its column heads."""
+    if anchor.kind != "table":
+        return anchor
+    return next((e for e in ordered if e.kind == "table" and e.ref.file_id == anchor.ref.file_id
+                 and 0 <= e.ref.line - anchor.ref.line <= TABLE_ROWS and _FAILED_ROW.search(e.text)), anchor)
+
+
+TABLE_ROWS = 64
 
 
 def _other_process(a: ErrorEvent, b: ErrorEvent) -> bool:

@@ -52,7 +52,6 @@ _CHAIN_HEAD = re.compile(r"^[x×] (?=\S)")
 _CHAIN_LINK = re.compile(r"^(?:\|->|├─▶) ")
 _CHAIN_LAST = re.compile(r"^(?:`->|╰─▶) ")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|")
-_CANN_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _RELAY = re.compile(
     HCCL_CALL_TRACE + r"|is failed\. ret\[|[Ee]stablish completed failed|SetMachinePara error|"
     r"FuncErrorReason|Nnopbase fails to invoke the Hccl|Check nnopbase::|HcclAllocComResource|"
@@ -104,8 +103,8 @@ _SYNC = re.compile(
     r"[Ss]ynchroni[sz]e|SyncStream|TaskFailCallback|wait for compute device to finish|"
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
 )
-_TIMEOUT = re.compile(  # not inside a name (`rtDeviceSynchronizeWithTimeout` is a sync call)
-    r"(?<![a-z])[Tt]ime ?out|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
+_TIMEOUT = re.compile(  # not inside a name (`rtDeviceSynchronizeWithTimeout` is a sync call, `timeout_ms` a parameter)
+    r"(?<![a-z])[Tt]ime ?out(?!_)|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
 )
 # HCCL's sentences for a wait on a peer that expired, printed inside a block whose code line may be
 # cut off (EI0002 notify wait, EI0006 socket)
@@ -121,6 +120,12 @@ _EXEC_TIMEOUT = re.compile(
     # the runtime's reason for an AI CPU task that never finished (`retCode=0x28, [aicpu timeout]`)
     r"\[aicpu timeout\]|aicpu kernel (?:execution )?time ?out", re.I)
 _WRAPPER_TEXT = re.compile(
+    # MPICH's header over its error stack, whose deepest frame says why; a test tool's note of the
+    # function an error happened in (hccl_test: `This is an error in init_hcclComm.`)
+    r"\berror stack:\s*$|^This is an error in [\w:]+\.?\s*$|"
+    # gRPC's status around a server's message (`rpc error: code = Unknown desc = …`), TF Adapter's
+    # graph op saying that its run failed (`GeOp33_0GEOP::::DoRunAsync Failed`): the reason follows
+    r"\brpc error: code = \w+ desc = |\bDoRunAsync Failed\b|"
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"
@@ -144,10 +149,13 @@ _LOADER = re.compile(
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
-    r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line )?(?:\d+: )?[\w./+-]+: (?:command )?not found|"
+    r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line )?(?:\d+: )?[\w./+-]+: (?:(?:command )?not found|未找到命令)|"
     # a script's own line that names no command it has (`ci/build.sh: line 2: $'\r': command not found`:
     # a tool missing, or the script saved with Windows line ends)
-    r"^[\w./+-]+\.(?:sh|bash): line \d+: (?:[\w./+-]+|\$'\\r'): command not found"
+    r"^[\w./+-]+\.(?:sh|bash): line \d+: (?:[\w./+-]+|\$'\\r'): (?:command not found|未找到命令)|"
+    # the driver's tools missing where a service looks for them (a device plugin's container), or
+    # any program Go's exec cannot find
+    r"\b(?:npu-smi|hccn_tool|ascend-dmi|msnpureport)\b:? not found\b|\bexecutable file not found in \$PATH"
 )
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
@@ -155,9 +163,17 @@ _FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
 # a header over a list of what may have caused the error (HCCL's `There maybe some reasons to cause
 # this error:`, `Possible causes:`): the list is advice, not the error's message
 _ADVICE_INTRO = re.compile(r"(?i)^(?:there (?:may ?be|might be|are) (?:some |several |a few )?(?:possible )?"
-                           r"(?:reasons|causes)\b|possible (?:reasons|causes)\b|(?:the )?(?:reasons|causes) (?:may|might|could) be\b)"
+                           r"(?:reasons|causes)\b|possible (?:reasons|causes)\b|(?:the )?(?:reasons|causes) (?:may|might|could) be\b|"
+                           r".{0,120}\b(?:may|might|could) be (?:due to|caused by) (?:one of )?the following (?:reasons|causes))"
                            r".{0,80}:\s*$")
+# an item of such a list (`1. the connection between this device and the target device is abnormal.`)
+_ADVICE_ITEM = re.compile(r"^\s*\d{1,2}[.)、]\s*\S")
 _PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
+_HOST_LIMIT = re.compile(C.HOST_LIMIT)
+_RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
+_REPORT_BOOKKEEPING = re.compile(r"\breport error module_(?:name|type)=\w+(?:, module_name=\w+)?\s*$")
+_DEVICE_ANSWERED = re.compile(r"(?i)\bdevice ?msg ?proc\b|\bdevice response\b|\bresponse from device\b|"
+                              r"\bopen response\b|\bTsdOpen failed\b")
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called|" + C.HEAP_CORRUPTION.pattern)
@@ -245,6 +261,13 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.CONTEXT
     if _STATE_SNAPSHOT.match(p.func or ""):
         return K.TABLE
+    if _REPORT_BOOKKEEPING.search(msg):
+        # the runtime telling the error manager which code it is about to report: the message
+        # itself is the next line
+        return K.WRAPPER
+    if p.module == "TDT" and _DEVICE_ANSWERED.search(msg):
+        # the host's TSD client passing on what the device answered: the device's own log says why
+        return K.RELAY
     if _FAULT_PROBE.match(p.func or "") or _PROBE_ANSWER.match(msg.strip()):
         # the runtime asking the device whether a fault happened (`CheckSmmuFault:Get isSmmuFault
         # is 1.`) while it handles a core error: the core error info it prints next names the fault
@@ -405,8 +428,12 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
-    if _PORT_TAKEN.search(stripped):
+    if _REPORT_BOOKKEEPING.search(stripped):  # a plog line whose header a copy garbled, too
+        return K.WRAPPER, Level.ERROR, info
+    if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped):
         return K.ENV, Level.ERROR, info
+    if _RETURN_ERR.search(stripped):  # a call's status, as a tool reports it (hccl_test)
+        return K.LOG_ERROR, Level.ERROR, info
     if _CRASH.search(stripped):
         return K.CRASH, Level.CRITICAL, info
     if _OOM.search(stripped):
@@ -632,6 +659,8 @@ class EventBuilder:
         _statement_errors_follow_its_first(events)
         _nested_reports_name_their_cause_last(events)
         _json_record_cause(events, self.times.indexes)
+        _advice_lists(events)
+        _mpi_error_stack(events)
         off = self.times.offsets.get(self.source.source_id, 0)  # read on the source's clock: now moved by its offset
         for ev in events if off else ():
             if ev.time is not None:
@@ -855,7 +884,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
                 and 0 < ref.line - open_block.lines[-1].line <= 3):
             contiguous = True  # a block's Possible Cause / Solution lines sit between its head and TraceBack
     elif not indented and not dump_info and not (
-            contiguous and (_CANN_TAIL.search(text) or "info from device" in text or "error from device" in text
+            contiguous and (C.MANAGER_TAIL.search(text) or "info from device" in text or "error from device" in text
                             or text.startswith("The extend info"))):
         # the block ends at its first line that is not indented; a paste that lost the indent
         # keeps the block's own shapes (the error manager's tail, device exception lines)
@@ -925,7 +954,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # channel's stamps around it; None when the channel has none: filled in later)
         t, inherited = times.line_time(ref.file_id, ref.line, offset=False).us, True
     if in_traceback and state.headless and kind != K.RELAY and (
-            kind not in (K.CANN_TRACE, K.CONTEXT) or (kind == K.CONTEXT and _CANN_TAIL.search(text))) \
+            kind not in (K.CANN_TRACE, K.CONTEXT) or (kind == K.CONTEXT and C.MANAGER_TAIL.search(text))) \
             and text.strip() and not _RELAY.search(text) and not _RESTATED.search(text) \
             and not C.CANN_TRACEBACK_RE.match(text) and not C.BANNER_PAYLOAD.search(text):
         # the first line of a TraceBack whose head is missing is the most specific one left
@@ -1145,7 +1174,7 @@ def _raised_before_its_report(events: list[ErrorEvent]) -> None:
                 {banner.ref.file_id, detail.ref.file_id} != {ev.ref.file_id} or \
                 not 0 < banner.ref.line - ev.ref.line <= 2 or not 0 < detail.ref.line - banner.ref.line <= 1:
             continue
-        message = _CANN_TAIL.sub("", _detail_message(detail.detail or detail.text)).strip()
+        message = C.MANAGER_TAIL.sub("", _detail_message(detail.detail or detail.text)).strip()
         if detail.kind == K.CANN_DETAIL and _CHAIN_ONLY.match(message):
             detail.kind = K.RELAY
 
@@ -1307,3 +1336,39 @@ def _demote_aborts(events: list[ErrorEvent]) -> None:
             if near and same:
                 ev.kind = K.ABORT
                 break
+
+
+def _message_of(ev: ErrorEvent) -> str:
+    """The words of an event's line without its header or envelopes."""
+    if ev.stream is not Stream.STDOUT:
+        p = parse_plog(ev.text)
+        if p is not None:
+            return p.message.strip()
+    return C.strip_prefixes(C.clean(ev.text))[0].strip()
+
+
+def _advice_lists(events: list[ErrorEvent]) -> None:
+    """A header over a list of what may have caused an error, and the numbered items right under
+    it, are advice (HCCL prints its generic reasons after a link failure), not failures."""
+    intro: ErrorEvent | None = None
+    for ev in events:
+        if intro is not None and ev.ref.file_id == intro.ref.file_id and ev.ref.line == intro.ref.line + 1 \
+                and _ADVICE_ITEM.match(_message_of(ev)):
+            ev.kind, intro = K.CONTEXT, ev
+            continue
+        intro = None
+        if ev.kind.tier <= 3 and _ADVICE_INTRO.match(_message_of(ev)):
+            ev.kind, intro = K.CONTEXT, ev
+
+
+# MPICH's error stack: `Fatal error in MPI_Init: …, error stack:` over `Func(line)....: message`
+# frames, the outermost first; the deepest frame with a message says why
+_MPI_FRAME = re.compile(r"^[A-Za-z_]\w*\(\d+\)\.*:\s*\S")
+MPI_STACK_GAP = 12  # frames without a message in between are no events
+
+
+def _mpi_error_stack(events: list[ErrorEvent]) -> None:
+    frames = [ev for ev in events if ev.stream is Stream.STDOUT and ev.kind.tier <= 3 and _MPI_FRAME.match(_message_of(ev))]
+    for ev, nxt in zip(frames, frames[1:]):
+        if nxt.ref.file_id == ev.ref.file_id and 0 < nxt.ref.line - ev.ref.line <= MPI_STACK_GAP:
+            ev.kind = K.WRAPPER

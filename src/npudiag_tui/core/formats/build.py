@@ -23,7 +23,9 @@ BUILD_PROBE = re.compile(r"^-- (?:Performing Test|Looking for|Check(?:ing)? (?:f
 # a build that stopped on a failed target (make, ninja)
 BUILD_STOPPED = re.compile(r"\bg?make(?:\[\d+\])?: \*\*\* .{0,300}\bError \d+|\bninja: build stopped\b")
 # the summaries after a build's first error: they only say that it failed
-BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|\d+ errors? generated\.)|"
+# a compiler's count of the errors it printed (clang: `2 errors generated.`)
+COMPILER_SUMMARY = re.compile(r"\d+ errors? generated\.")
+BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|" + COMPILER_SUMMARY.pattern + ")|"
                            + BUILD_STOPPED.pattern)
 # GNU ld: a shared library that another one needs is not on the link path (`ld: warning:
 # libz.so.1, needed by libprotobuf.so, not found`); the undefined references to its symbols that
@@ -41,7 +43,8 @@ COMMAND_FAILED = re.compile(r"\b[Cc]ommand \w*cution failed|\breturn ?[Cc]ode is
 # online conversion of a MindIR that reports it (`Convert MindIR model to OM model failed`)
 OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b|\b[Cc]onvert \w+ model to OM model failed\b|"
                                 r"\b[Cc]onvert graph\s+to om failed\b|"
-                                r"\b[A-Z_]+\(\d+,atc\.bin\)")  # a plog line of ATC's own process (its quantizer too)
+                                r"\b[A-Z_]+\(\d+,atc\.bin\)|"  # a plog line of ATC's own process (its quantizer too)
+                                r"\bOMG Generate\b|/domi/omg/")  # the offline model generator before ATC (DDK)
 # anything of the above, or a package build that failed: the failure happened while building
 _BUILD_CONTEXT = re.compile(
     "|".join(p.pattern for p in (CMAKE_ERROR, BUILD_SUMMARY, COMMAND_FAILED, OFFLINE_CONVERSION))

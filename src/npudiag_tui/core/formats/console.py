@@ -33,7 +33,8 @@ _PYLOG_PREFIX = re.compile(
 )
 # Native loggers: c10 `[E1212 07:22:09.118630254 file.cpp:12] ` (month*100+day, unpadded), glog
 # `W0311 07:22:09.1 123 file.cc:9] ` / `I20251111 12:28:58.490254 tid file.cc:9] `, the old
-# time-less torch_npu `[W NPUStream.cpp:409] `, llama.cpp's elapsed-time `0.18.782.692 E `.
+# time-less torch_npu `[W NPUStream.cpp:409] `, llama.cpp's elapsed-time `0.18.782.692 E `, ONNX
+# Runtime's `[E:onnxruntime:…]`, and a stamp with a letter and a bar.
 _NATIVE_PREFIX = re.compile(
     # glog; a paste rendered as Markdown may have turned the file's underscores into spaces and
     # lost the bracket after its line (`E0805 09:42:09.76 80495 ascend direct transport.cpp:460 `)
@@ -42,6 +43,8 @@ _NATIVE_PREFIX = re.compile(
     r"|^\d+\.\d\d\.\d{3}\.\d{3} ([EWID]) "
     # ONNX Runtime `2023-12-13 20:11:34.351330063 [E:onnxruntime:Default, cann_call.cc:139 CannCall] `
     r"|^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ )?\[([VIWEF]):onnxruntime:[^,\]]{0,80}, +[\w./-]+:\d+ \w+\] ?"
+    # a letter and a bar after the stamp (PyPTO: `2025-12-17 14:31:32.491 E | `)
+    r"|^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? ([DIWEF]) \| "
 )
 _NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D": "DEBUG", "V": "DEBUG"}
 # Server loggers with bracketed fields: MindIE `[2025-12-05 13:26:00.197+08:00] [pid] [tid] [server]
@@ -84,6 +87,10 @@ TORCH_NPU_FUNC_RE = Anchored(
 OLD_TORCH_WRAPPER_RE = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
 # a plugin or library that could not be loaded by its `.so` name ("Fail to load so file x.so")
 SO_LOAD_FAILED = r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
+# the host's own limits, in the C library's words whatever tool prints them (tar's `file name is
+# too long (max 256); not dumped` has no error word): the system refused, nothing failed above it
+HOST_LIMIT = (r"(?i:\bfile ?name (?:is )?too long\b|\bno space left on device\b|\bdisk quota exceeded\b|"
+              r"\bread-only file system\b|\btoo many open files\b)")
 TORCH_HEADER_RE = re.compile(
     r"\[ERROR\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) \(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\) (ERR\d{5}) (\w+) ?(.*)"
 )
@@ -124,11 +131,13 @@ ERRORSTR_RE = re.compile(r"errorStr: ?(.*?)(?:\s+\w+_error\d info:|$)")
 # `E39999  message` that some releases print.
 _TS6_TEXT = r"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}"
 _CANN_DETAIL = re.compile(
-    rf"^(?:({CODE_PATTERN})(?:: ?| {{2,}}|(?=\[PID)))?(?:\[PID:\s*\[?\s*(\d+)\s*\]?\]\s*)?"
+    rf"^(?:({CODE_PATTERN})(?:: ?| {{2,}}|(?=\[PID)))?(?:\[PID:\s*\[?\s*(\d+)\s*\]?\]:?\s*)?"
     rf"(?:({_TS6_TEXT})\s*)?(?:([A-Za-z_][\w ]*?)?\(({CODE_PATTERN})\):\s*)?(.*)$"
 )
 _CANN_INLINE = re.compile(rf"detail:\s*(?=({CODE_PATTERN}|\[PID:))")  # gen2 or gen3 carried inline
 _BANNER_TEXT = re.compile(r"^(?:Inner Error!|Internal error!)\s*$")
+# the error manager's source tail that ends its messages
+MANAGER_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _INNER_ONE_SPACE = re.compile(rf"^({CODE_PATTERN}) (?=[^\s:(\[])")
 # a banner stays a banner whatever carries it (a c10 warning, a logger, an exception message)
 BANNER_PAYLOAD = re.compile(rf"(?<![\w])({CODE_PATTERN}): (?:Inner Error!|Internal error!)\s*$")
@@ -167,7 +176,10 @@ def parse_cann_detail(text: str) -> CannDetail | None:
     two_space = lead is not None and stamp is None and pid is None and t[len(lead):len(lead) + 2] == "  "
     # torch_npu's `call aclnnX failed, detail:CODE: …` marks the detail itself: a report whose PID
     # and stamp were masked (`[PID: xxx] 2025-xx-xx-17:44:xxx`) keeps it
-    if not (stamp or banner or two_space or (pid and paren) or (inline is not None and lead is not None)):
+    # a code and its PID with the error manager's source tail (`E19999[PID: 9]: msg[FUNC:f][FILE:x.cc]
+    # [LINE:1]`, a tool that prints no stamp) is the message itself
+    signed = bool(pid and lead and MANAGER_TAIL.search(message))
+    if not (stamp or banner or two_space or (pid and paren) or signed or (inline is not None and lead is not None)):
         return None
     return CannDetail(code, int(pid) if pid else None, stamp, (title or "").strip() or None, message.strip(), banner)
 

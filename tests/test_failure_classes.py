@@ -2774,3 +2774,40 @@ def test_stages_and_resources_named_by_older_and_newer_tools(tmp_path):
     assert "fail get device id" in anchor_text(ws, d)
     ws, d = diagnose(tmp_path / "g", {"run.log": "2025-12-17 14:31:32.491 I | fail over to the second queue\n"})
     assert d.anchor is None
+
+
+def test_onnx_runtimes_cann_status_is_the_failed_calls(tmp_path):
+    log = ("2025-08-30 03:30:44.189484484 [E:onnxruntime:Default, provider_bridge_ort.cc:2279 TryGetProviderInfo_CANN] "
+           "/src/onnxruntime/core/providers/cann/cann_call.cc:143 bool onnxruntime::CannCall(ERRTYPE, const char*) "
+           "[with ERRTYPE = int; bool THRW = true]\n"
+           "/src/onnxruntime/core/providers/cann/cann_call.cc:137 bool onnxruntime::CannCall(ERRTYPE, const char*) "
+           "[with ERRTYPE = int; bool THRW = true] CANN failure 100002: ACL_ERROR_REPEAT_INITIALIZE ; NPU=0 ; \n")
+    ws, d = diagnose(tmp_path, {"ort.log": log})
+    assert "CANN failure 100002" in anchor_text(ws, d)
+    assert d.category == "environment"  # ACL set up twice in one process
+    # look-alike: a failure counted in a summary is no CANN call's status
+    ws, d = diagnose(tmp_path / "b", {"ort.log": "test summary: CANN failure 3 of 120 cases\n"})
+    assert d.anchor is None
+
+
+def test_installers_refuse_links_and_tools_too_old_and_devices_held_elsewhere(tmp_path):
+    ws, d = diagnose(tmp_path, {"install.log": "[INFO] platform(aarch64) matched!\n"
+                                "[ERROR] /etc/os-release is soft link\n"
+                                "[ERROR] install failed, a200ia2 not support this os\n"})
+    assert "soft link" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"build.log": '#error "You\'re trying to build PyTorch with a too old version of '
+                                      'GCC. We need GCC 9 or later."\n'})
+    assert "#error" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "c", {"exporter.log": "[ERROR]    2024/10/28 08:50:46.650662 10      devmanager/"
+                                      "devmanager.go:91    deviceManager init failed, prepare dcmi failed, err: dcmi "
+                                      "init failed, error code: -8005\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "d", {"debug/device-0/device-3720_20260311085226000.log": plog(
+        "ERROR", "KERNEL", 3720, "08:52:26.632.632", "[klogd.c:246][3146.786343] [drv_vo][ERR][vo_open:433]:VO "
+        "functions must work in the same pid!!!").replace("python", "sklogd")})
+    assert d.category == "environment"
+    # look-alike: a header comment that names the preprocessor directive is no error
+    ws, d = diagnose(tmp_path / "e", {"build.log": "#errors are reported at the end of the build\n"})
+    assert d.anchor is None

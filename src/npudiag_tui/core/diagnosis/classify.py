@@ -67,7 +67,7 @@ _ENV_TEXT = re.compile(
     r"no NPU device|\bno NPUs? (?:is )?available\b|"
     # PyTorch does not know the device named (`npu` before torch_npu registers it)
     r"\bdevice type at start of device string\b|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
-    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}initiali[sz]ed? failed|"
+    r"doesn't have (?:NCCL|Gloo|MPI|UCC) built in|CheckCompatibility failed|\bdcmi\b.{0,40}init(?:iali[sz]ed?)? failed|"
     # the driver's management library absent, or the device held by another process or container
     r"(?i:\bdcmi\w*\b.{0,40}library ?not ?found)|\bdevice is (?:used|busy|occupied|in use)\b|"
     r"[Gg]et (?:the )?(?:physical )?device (?:number|count) failed|"
@@ -80,6 +80,13 @@ _ENV_TEXT = re.compile(
     r"\bCompatibility with CMake < [\d.]+ has been removed\b|"
     # the files or folders the job needs are not the user's to use (a toolkit installed by root)
     r"\bPermission denied\b|\bdoes not belong to (?:you|the current user)\b|\b[Pp]ath\b.{0,40}\binsecure\b|"
+    # Ascend's installers and tools refuse a file that is a link (a security check of the path)
+    r"\bis (?:a )?(?:soft|symbolic) link\b|\bis a symlink\b|"
+    # a device function already held by another process (the media drivers: `VO functions must
+    # work in the same pid!!!`)
+    r"\bmust work in the same pid\b|"
+    # a tool or library older than what the sources need (`a too old version of GCC`)
+    r"\btoo old version\b|\bversion\b.{0,40}\btoo old\b|"
     # a process left over from an earlier run still holds what the new one needs (a scheduler's
     # port, a registration): `another scheduler process with port:2222 still running`
     r"\b(?:another|residual|stale|leftover) (?:\w+ )?process\b.{0,80}\b(?:still running|is running)\b|"

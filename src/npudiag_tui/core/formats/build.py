@@ -12,7 +12,8 @@ import re
 _SOURCE_AT = r"([\w./+-]+\.\w{1,4}):(\d+)(?::(\d+))?"  # file, line, column (gcc prints none at times)
 # (OpenCV's exceptions print `file.cpp:97: error: (-2:Unspecified error) in function …`: not a compiler)
 _NOT_OPENCV = r"(?!\(-?\d+:)"
-COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:fatal )?error: {_NOT_OPENCV}")
+COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:fatal )?error: {_NOT_OPENCV}"
+                                 r"|^#error\b")  # the preprocessor's directive, quoted without its location
 # where a C/C++ compiler's error points: (file, line, column or None)
 DIAGNOSTIC_AT = re.compile(rf"(?:^|\s){_SOURCE_AT}: (?:fatal )?error: {_NOT_OPENCV}")
 CMAKE_ERROR = re.compile(r"^CMake Error\b")

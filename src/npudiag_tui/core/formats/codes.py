@@ -16,7 +16,7 @@ every other pattern builds on it."""
 CODE_RE = re.compile(rf"(?:(?<![A-Za-z0-9_])|(?<=\\n)|(?<=\\t))({CODE_PATTERN})(?![0-9A-Za-z])")
 TORCH_ERR_RE = re.compile(r"(?<![A-Za-z0-9])(ERR\d{5})(?!\d)")
 ACL_RE = re.compile(
-    r"(?:[Ee]rror ?[Cc]ode(?: is|\s*[=:])|runtime result =|ErrCode=|\bret\s*[=:]?\s*|[Rr]et[Cc]ode[=:]|\bERROR|[Ee]rror:|failed\s*:|failed with (?:error )?code|"
+    r"(?:[Ee]rror ?[Cc]ode(?: is|\s*[=:])|runtime result =|ErrCode=|CANN failure |\bret\s*[=:]?\s*|[Rr]et[Cc]ode[=:]|\bERROR|[Ee]rror:|failed\s*:|failed with (?:error )?code|"
     r"\[(?=\d{6}\]\[[Ee]rror\b)|\bret\[(?=\d{6}\]))\s*"  # SDK_STATUS_RE's shape; MindSpore's `ret[107001]`
     r"([1-5]\d{5})(?!\d|\.\d)"  # a sentence may end right after the number; a version may not
 )
@@ -25,9 +25,10 @@ ACLNN_RE = re.compile(r"errno\[(\d{6})\]")
 # (`[507011][Error code unknown] Failed to model infer execute`): the failure where it happened
 SDK_STATUS_RE = re.compile(r"\[([1-5]\d{5})\]\[[Ee]rror\b")
 # a call that prints its own result, with or without words around it (`RegisterAscendBinary aiv
-# ret 107000`, `Register mem ret:207000.`, MindSpore's `Call aclrtSetDevice failed, ret[107001].`): the
+# ret 107000`, `Register mem ret:207000.`, MindSpore's `Call aclrtSetDevice failed, ret[107001].`,
+# ONNX Runtime's `CANN failure 100002: ACL_ERROR_REPEAT_INITIALIZE`): the
 # one grammar the scan and the engine read it by
-CALL_RESULT_RE = re.compile(r"ret(?:Code)?(?:[ =:]+|\[)([1-5]\d{5})(?!\d|\.\d)")
+CALL_RESULT_RE = re.compile(r"(?:ret(?:Code)?(?:[ =:]+|\[)|CANN failure )([1-5]\d{5})(?!\d|\.\d)")
 HCCL_CALL_TRACE = r"call trace: (?:hccl)?[Rr]et -> "
 """HCCL's trace of a call that returned a failure (`call trace: hcclRet -> 4`, older `ret -> 7`):
 printed after the failing statement's own report, never a reason of its own."""

@@ -8,9 +8,11 @@ holdout is measured, never probed.
 - `near`: the same right before the traceback that ends in the anchor;
 - `victim`: a healthy rank's console (rank 7) that times out waiting on the failed one ten
   minutes after the case's last event (HCCL's notify wait, EI0002, under a synchronize failure
-  and its ERR00100); without a stamp when the case has none.
+  and its ERR00100); without a stamp when the case has none;
+- `interleave`: the case's console as rank 0's, with a healthy rank 1's progress lines between
+  every two of its lines, as torchrun prints several ranks into one stream.
 
-    .venv/bin/python bench/noise.py [top|near|victim]
+    .venv/bin/python bench/noise.py [top|near|victim|interleave]
 """
 
 from __future__ import annotations
@@ -87,8 +89,40 @@ def victim(case: Path) -> str:
     return VICTIM.format(day=t.strftime("%Y-%m-%d"), hms=t.strftime("%H:%M:%S"))
 
 
+# what a healthy rank prints meanwhile, line by line between the failing rank's lines
+PEER = [
+    "Loading checkpoint shards:  50%|█████     | 2/4 [00:01<00:01,  1.21it/s]",
+    "step 120/1000 loss=2.3141 lr=1.0e-04 grad_norm=0.812",
+    "[W compiler_depend.ts:133] Warning: Warning: Device do not support double dtype now, dtype cast repalce with "
+    "float. (function operator())",
+    "  warnings.warn(",
+]
+
+
+def interleaved(lines: list[str]) -> list[str] | None:
+    """The console of rank 0 (the case's own lines) with rank 1's lines between them, as
+    torchrun prints several ranks into one stream; None when the case has ranks of its own."""
+    if any(line.startswith("[rank") for line in lines):
+        return None
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out.append(f"[rank0]: {line}" if line else line)
+        if line:
+            out.append(f"[rank1]: {PEER[i % len(PEER)]}")
+    return out
+
+
 def noised(case: Path, dst: Path, mode: str) -> bool:
     """Copy a case with noise put where `mode` says; False when the case has no place for it."""
+    if mode == "interleave":
+        logs = [p for p in case.iterdir() if p.name.startswith("stdout") and p.name.endswith(".log")]
+        mixed = {p.name: interleaved(p.read_text(encoding="utf-8", errors="replace").split("\n")) for p in logs}
+        if not mixed or None in mixed.values():
+            return False
+        shutil.copytree(case, dst)
+        for name, lines in mixed.items():
+            (dst / name).write_text("\n".join(lines), encoding="utf-8")
+        return True
     if mode == "victim":
         shutil.copytree(case, dst)
         (dst / "stdout_rank7.log").write_text(victim(case), encoding="utf-8")

@@ -60,7 +60,9 @@ def member_names(draw) -> str:
     parts = draw(st.lists(SEGMENTS, min_size=1, max_size=3))
     lead = draw(st.sampled_from(["", "", "", "../", "/", "./"]))
     sep = draw(st.sampled_from(["/", "/", "//", "\\"]))
-    return lead + sep.join(parts) + draw(SUFFIXES)
+    name = lead + sep.join(parts) + draw(SUFFIXES)
+    # a name of separators only (`/`) is no member a zip writer can store (zipfile fails on it)
+    return name if name.strip("/\\") else name + "x.log"
 
 
 def _content(lines: list[str], newline_at_end: bool) -> bytes:

@@ -2811,3 +2811,117 @@ def test_installers_refuse_links_and_tools_too_old_and_devices_held_elsewhere(tm
     # look-alike: a header comment that names the preprocessor directive is no error
     ws, d = diagnose(tmp_path / "e", {"build.log": "#errors are reported at the end of the build\n"})
     assert d.anchor is None
+
+
+def test_a_release_mismatch_warning_explains_a_crash_that_follows_it_and_nothing_else(tmp_path):
+    warn = ("[WARNING] ME(1049:2814,MainProcess):2026-03-11-12:23:11.112.000 [mindspore/run_check/_check_version.py:357] "
+            "MindSpore version 2.3.1 and Ascend AI software package (Ascend Data Center Solution)version 7.5 does not "
+            "match, the version of software package expect one of ['7.2', '7.3']\n")
+    ws, d = diagnose(tmp_path, {"train.log": warn + "MindSpore version:  2.3.1\nSegmentation fault (core dumped)\n"})
+    assert "does not match" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: an explicit error after the warning is what failed
+    err = "RuntimeError: aclnnAdd failed, error code is 161002: the shapes of x1 and x2 cannot broadcast\n"
+    ws, d = diagnose(tmp_path / "b", {"train.log": warn + err + "Segmentation fault (core dumped)\n"})
+    assert "161002" in anchor_text(ws, d)
+
+
+def test_the_device_logs_hccp_error_explains_the_hosts_relay_of_its_result(tmp_path):
+    host = plog("ERROR", "HCCP", 2210, "10:04:09.261.464", "[ra_host.c:1390]tid:11543,ra_qp_create_with_attrs(1390) : "
+                "[create][ra_qp_with_attrs]create qp fail, ret(-12) phy_id(0)")
+    device = plog("ERROR", "ROCE", 23559, "10:04:10.520.362", "[hns_roce_u_buf.c:210]roce_init_mem_pool(210) : hns init "
+                  "pool failed, hal_alloc_buf failed ret = -12").replace("python", "hccp_service.bin")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-2210_20260311100409000.log": host,
+                                "debug/device-0/device-23559_20260311100410000.log": device})
+    assert "hns init pool failed" in anchor_text(ws, d)
+    assert d.category == "memory"  # -12 is ENOMEM
+    # look-alike: a device error with another result explains nothing of the host's
+    other = device.replace("ret = -12", "ret = -5")
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-2210_20260311100409000.log": host,
+                                      "debug/device-0/device-23559_20260311100410000.log": other})
+    assert "create qp fail" in anchor_text(ws, d)
+
+
+def test_runtime_stage_tags_and_kernel_block_prefixes_do_not_hide_a_shape(tmp_path):
+    text = (plog("ERROR", "RUNTIME", 2082, "14:14:25.036.721", "[stars_engine.cc:1321]2082 ProcLogicCqReport:[INIT][DEFAULT]"
+                 "Task run failed, device_id=0, stream_id=2, task_id=1, sqe_type=0(ffts), errType=0x1(task exception)")
+            + plog("ERROR", "RUNTIME", 2082, "14:14:25.049.115", "[device_error_proc.cc:1218]2082 ProcessStarsCoreErrorInfo:"
+                   "[INIT][DEFAULT]The error from device(chipId:3, dieId:0), serial number is 20, there is an aivec error "
+                   "exception, core id is 4, error code = 0, dump info: pc start: 0x1240c0000000")
+            + plog("ERROR", "RUNTIME", 2082, "14:14:25.049.519", "[stream.cc:3084]2082 EnterFailureAbort:[INIT][DEFAULT]"
+                   "stream_id=2 enter failure abort."))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-2082_20260311141425000.log": text})
+    assert "aivec error exception" in anchor_text(ws, d)
+    log = ("[AIV Block 1/48] [ASSERT] /ops/index_check.h:130: void IndexCheckKernel<long>::ProcessScalar(uint64_t) "
+           "[T = long]: Assertion `(idx < bound)' failed.\n"
+           "The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. fixp_error0 info: 0x3bf761f, tslot:6\n")
+    ws, d = diagnose(tmp_path / "b", {"run.log": log})
+    assert "Assertion `(idx < bound)' failed" in anchor_text(ws, d)
+    # look-alike: a bracketed tag before an assertion of the host's own code is no kernel's
+    ws, d = diagnose(tmp_path / "c", {"run.log": "[Worker 1] [ASSERT] config.yaml: batch size must be set\n"})
+    assert d.anchor is None or d.anchor.kind != "device_exc"
+
+
+def test_deaths_noticed_by_workers_and_corruption_found_by_a_check(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "[ERROR] TBE Subprocess[task_distribute] raise error[], main process "
+                                "disappeared!\n"})
+    assert "main process disappeared" in anchor_text(ws, d)
+    assert d.category == "unknown"  # a death without a code (most often the OOM killer)
+    ddp = ("RuntimeError: DDP expects same model across all ranks, but Rank 0 has 174 params, while rank 1 has "
+           "inconsistent 0 params.\n" + "  File \"train.py\", line 9, in <module>\n" * 3
+           + "[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!\n")
+    ws, d = diagnose(tmp_path / "b", {"run.log": ddp})
+    assert "DDP expects same model" in anchor_text(ws, d)
+    assert d.category != "compile"  # the compile workers' notice of the death routes nothing
+    gloo = ("[2026-04-07 13:24:13 TP0] Context corruption detected: Request 3b5d (bootstrap_room=745) received "
+            "metadata from bootstrap_room=412. This indicates metadata buffer index collision.\n"
+            "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+            " what():  [enforce fail at gloo/transport/tcp/pair.cc:456] op.preamble.length <= op.nbytes. 4 vs 3\n"
+            "Fatal Python error: Aborted\n")
+    ws, d = diagnose(tmp_path / "c", {"decode.log": gloo})
+    assert "Context corruption detected" in anchor_text(ws, d)
+    # look-alike: a check that found no corruption is no error
+    ws, d = diagnose(tmp_path / "d", {"run.log": "checkpoint verified: no corruption detected in 12 shards\n"})
+    assert d.anchor is None
+
+
+def test_categories_read_the_message_not_the_plog_header(tmp_path):
+    check = plog("ERROR", "AICPU", 28880, "17:32:22.832.371", "[gatherv2.cc:157][GetInputAndCheck][tid:28891]Shape "
+                 "must be at least rank [1] but is rank [0]").replace("python", "aicpu_scheduler")
+    ws, d = diagnose(tmp_path, {"debug/device-0/device-28880_20260311173222000.log": check})
+    assert d.category == "operator"  # an AI CPU kernel refused its input; the module only says who printed it
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: LinearOperation CreateOperation failed!\n"})
+    assert d.category == "operator"  # an ATB operation
+    shm = ("[2025-03-10 20:26:36.604+08:00] [324] [325] [mindie-server] [ERROR] [share_memory.cpp:172] : [MIE04E120407] "
+           "[model_backend] Shared memory available is not enough on the filesystem.\n")
+    ws, d = diagnose(tmp_path / "c", {"server.log": shm})
+    assert d.category == "environment"  # the container's /dev/shm
+    # look-alike: the AI CPU's own exception is the device's
+    exc = plog("ERROR", "AICPU", 28880, "17:32:22.832.371", "[aicpu_sharder.cc:288][RunKernel][tid:4141] aicpu "
+               "exception, kernel execute failed, ret 507018").replace("python", "aicpu_scheduler")
+    ws, d = diagnose(tmp_path / "d", {"debug/device-0/device-28880_20260311173222000.log": exc})
+    assert d.category != "operator"
+
+
+def test_a_traceback_is_read_through_another_ranks_lines(tmp_path):
+    lines = ["Traceback (most recent call last):", '  File "train.py", line 9, in <module>',
+             "    var = next(v for v in var.values())", "StopIteration"]
+    peer = "[rank1]: step 120/1000 loss=2.3141 lr=1.0e-04"
+    log = "".join(f"[rank0]: {line}\n{peer}\n" for line in lines)
+    ws, d = diagnose(tmp_path, {"train.log": log})
+    assert "StopIteration" in anchor_text(ws, d)
+    assert d.anchor.rank == 0
+
+
+def test_a_timeout_gives_way_to_another_process_death_or_failed_link(tmp_path):
+    death = "[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!\n"
+    ws, d = diagnose(tmp_path, {"worker3.log": death, "rank7.log": _VICTIM_RANK7.replace("[rank7]: ", "")})
+    assert "main process disappeared" in anchor_text(ws, d)
+    row = plog("ERROR", "HCCL", 23, "10:30:00.291.797", "[comm_base.cc:1018][23468] | 10.0.0.2(1) | 10.0.0.1(0) | "
+               "server | no connect |")
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-23_20260311103000000.log": row, "rank7.log": _VICTIM_RANK7})
+    assert "no connect" in anchor_text(ws, d)
+    # look-alike: a table row that states no failure gives no way
+    ws, d = diagnose(tmp_path / "c", {"debug/plog/plog-23_20260311103000000.log": row.replace("no connect", "connected"),
+                                      "rank7.log": _VICTIM_RANK7})
+    assert "EI0002" in anchor_text(ws, d)

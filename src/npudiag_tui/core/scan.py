@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE
-from npudiag_tui.core.formats.console import clean, strip_prefixes
+from npudiag_tui.core.formats.console import channel, clean, strip_prefixes
 from npudiag_tui.core.model import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -206,6 +206,14 @@ def _prefixed_continuation(line: str) -> bool:
     return body[:1] in (" ", "\t") and bool(body.strip())
 
 
+def _channel(line: str) -> tuple | None:
+    """The rank channel a line's launcher prefix names (formats.console.channel)."""
+    return channel(strip_prefixes(clean(line[:512]))[1])
+
+
+# how many lines of other ranks may sit between two lines of one block (torchrun and Ray print
+# several ranks into one console line by line, even inside a traceback)
+INTERLEAVED_LINES = 256
 MAX_HIT_CHARS = MAX_GRAMMAR_CHARS  # per-line work is capped; the full line stays reachable via the index
 
 
@@ -351,16 +359,24 @@ class SourceScan:
                     seen.add(i - 1)
         kept.sort()
         out = self.hits
-        prev = -10
+        taken: set[int] = set()  # lines already read as part of a block (another rank's between them stay free)
         for i, s in kept:
-            if i <= prev:
+            if i in taken:
                 continue
             j = i
             traceback = False
+            own = other = None  # the block's channel; lines of other ranks between its lines are skipped
             while s < end:
                 e = data.find(b"\n", s, end)
                 e = end if e < 0 else e
                 probe = _head(data, s, e)
+                if j != i and own is not None and probe[:1] in ("[", "(") and other < INTERLEAVED_LINES:
+                    ch = _channel(probe)
+                    if ch is not None and ch != own:  # another rank's line, printed in between
+                        other += 1
+                        j += 1
+                        s = e + 1
+                        continue
                 if j != i and not (probe[:1] in (" ", "\t") and probe.strip()) and not _prefixed_continuation(probe):
                     if traceback and probe.strip() and j not in seen and len(out) < self.max_hits:
                         # the exception a Python traceback ends with, whatever its words (`StopIteration`)
@@ -368,8 +384,9 @@ class SourceScan:
                     break
                 if j == i:
                     traceback = "Traceback (most recent call last)" in probe[:120]
+                    own, other = (_channel(probe) if probe[:1] in ("[", "(") else None), 0
                 if len(out) < self.max_hits:
                     out.append(LineHit(file_id, first_line + j, probe.rstrip("\r")))
-                prev = j
+                taken.add(j)
                 j += 1
                 s = e + 1

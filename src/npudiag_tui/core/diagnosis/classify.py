@@ -27,6 +27,7 @@ from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, 
                                             is_build_line)
 from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, OP_CHECK_SOURCE, SO_LOAD_FAILED, clean,
                                               strip_prefixes)
+from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
 
@@ -51,6 +52,8 @@ _ENV_TEXT = re.compile(
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"
     # the host cannot resolve a node's name (`/etc/hosts`, DNS): the cluster's set-up
     r"\bgethostbyname\b|\bgetaddrinfo\b|Name or service not known|Temporary failure in name resolution|"
+    # the container's shared memory (/dev/shm) smaller than a server needs
+    r"[Ss]hared memory\b.{0,40}\bnot enough\b|/dev/shm\b|"
     r"\bwhether .{0,60}\b(?:installed|package|toolkit)\b|"  # `please check whether the … package is installed`
     r"\bnot (?:found )?in lib[\w.+-]*\.so\b|\.so ?not found\b|"  # a symbol the installed library lacks
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
@@ -143,7 +146,9 @@ _COMPILE_TEXT = re.compile(
 _ENV_INIT = re.compile(r"[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
-                      r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation setup failed|\batb::|"  # ATB operations
+                      r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation (?:setup|CreateOperation) failed|\batb::|"  # ATB operations
+                      # an AI CPU kernel checking its inputs (`[GetInputAndCheck]Shape must be at least rank`)
+                      r"\[GetInputAndCheck\]|\bGetInputAndCheck failed\b|"
                       # the graph engine's operator support check and its single-op execution
                       r"\bop information library\b|\bops kernel \w+ is unsupported\b|\[Exec\]\[Op\]|\bExecute op failed\b|"
                       # an operator's own limit check (`batchSize(bs) must <= 256.`, `CheckData failed`)
@@ -168,8 +173,11 @@ _COMM_TEXT = re.compile(
     r"\bKV ?(?:cache )?transfer\b|\bkv_transfer\b"
 )
 _STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
-_CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|\b[Ss]egfault\b|SIGSEGV|core dumped|SIGABRT")
-_ENOMEM = re.compile(r"\berrno:\s*12\b|\bENOMEM\b")
+_CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|\b[Ss]egfault\b|SIGSEGV|core dumped|SIGABRT|"
+                         # worker processes noticing that their parent vanished (killed: the OOM
+                         # killer, a signal): a death without a code, whatever the workers do
+                         r"\bmain process disappeared\b")
+_ENOMEM = re.compile(r"\berrno:\s*12\b|\bENOMEM\b|\bret\s*=\s*-12\b")  # a C call's -ENOMEM too
 _DRIVER_TEXT = re.compile(r"\[drv api\]|\bhal\w+\b.*fail|drvRetCode")
 # What shows that a process died natively, for the words "crashed" (engine, actions): a signal,
 # a segfault, a core dump, an uncaught C++ exception, an abort, a native backtrace frame or a
@@ -191,7 +199,12 @@ _KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]
 
 
 def message_body(text: str) -> str:
-    """The words a keyword may be read from: no source locations, error-manager tails or fields."""
+    """The words a keyword may be read from: no plog header (its module and process name are the
+    envelope: `AICPU(…,aicpu_scheduler)` says who printed it, not what failed), source locations,
+    error-manager tails or fields."""
+    p = parse_plog(text) if "[" in text[:80] else None
+    if p is not None:  # the function a runtime line names says what it was doing (`[GetInputAndCheck]`)
+        text = f"[{p.func}] {p.message}" if p.func and not p.mindspore else p.message
     return _KEY_VALUE.sub(" ", _SOURCE_LOC.sub(" ", text))
 
 
@@ -303,7 +316,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
         # on a peer's notify it reports too, and that one stays a collective's)
         return "device"
     if ev.kind == K.DRIVER or _DRIVER_TEXT.search(body):
-        return "environment"
+        # a driver allocation that found no memory is the memory; any other driver failure, the set-up
+        return "memory" if _ENOMEM.search(body) else "environment"
     return None
 
 
@@ -372,7 +386,8 @@ def _numbers(events: Iterable[ErrorEvent]) -> Iterable[tuple[str, int]]:
 def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     """The category of the event `anchor`; `group` holds the other lines of the same event (its
     wrappers, sync failures and relays in the same process), which carry the printed status."""
-    group = [e for e in (group or []) if e is not anchor and not e.benign]  # noise is no part of the event
+    # noise is no part of the event, and the notices of a death that followed it say nothing of it
+    group = [e for e in (group or []) if e is not anchor and not e.benign and e.kind != K.ABORT]
     body = message_body(anchor.detail or anchor.text)
     if _CRASH_TEXT.search(body.strip()):
         return "unknown"
@@ -450,7 +465,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 return cat
     if anchor.module == "OP":
         return "operator"
-    if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.match(message_body(e.text)) for e in group):
+    if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.search(e.text) for e in group):
         return "compile"  # a build stopped, or a compiler summed up the errors it printed (clang)
     return "unknown"
 

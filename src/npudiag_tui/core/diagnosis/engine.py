@@ -19,7 +19,8 @@ from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
 from npudiag_tui.core.formats.console import clean
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.index import FileIndex
-from npudiag_tui.core.model import Diagnosis, ErrorEvent, LineRef, RankRole, Situation, Source, SourceFile, Stream
+from npudiag_tui.core.model import (Diagnosis, ErrorEvent, EventKind, LineRef, RankRole, Situation, Source, SourceFile,
+                                    Stream)
 from npudiag_tui.core.ranks import event_pid_ranks
 from npudiag_tui.core.registry import Registry, lookup_numeric
 from npudiag_tui.core.scan import LineHit, SourceScan
@@ -125,8 +126,43 @@ def _finish_events(ws: Inputs, events: list[ErrorEvent]) -> list[ErrorEvent]:
         if ev.rank is None:
             src = ws.sources[ev.source_id]
             ev.rank = src.rank if src.rank is not None else pid_rank.get(ev.cann_pid or -1)
+    _device_explains_host(events)
+    for ev in events:
         ev.category = _classify(ev)
     return events
+
+
+_DEVICE_DAEMON = re.compile(r"\(\d+, ?hccp_service\.bin\)")
+
+
+def _on_device(ev: ErrorEvent) -> bool:
+    """Printed on the device: a device log, or a line of HCCP's device daemon (a copy may put
+    device lines into any file)."""
+    return ev.stream is Stream.DEVICE or _DEVICE_DAEMON.search(ev.text[:160]) is not None
+
+
+# a result HCCP's host half passes on from the device (`create qp fail, ret(-12)`, `ret=-12`)
+_NEGATIVE_RET = re.compile(r"\bret\s*(?:\(|\[|=)?\s*=?\s*(-\d+)")
+DEVICE_SKEW_US = 10_000_000  # a device log is stamped by the device's clock
+
+
+def _device_explains_host(events: list[ErrorEvent]) -> None:
+    """HCCP runs on the device (hccp_service.bin); its host half reports the device's result
+    code when a call over the host-device channel fails. The device log's error with that code
+    near that time is the failure; the host's lines relay it."""
+    device: dict[int, list[int]] = {}
+    for ev in events:
+        m = _NEGATIVE_RET.search(ev.text) if _on_device(ev) and ev.module in ("HCCP", "ROCE") else None
+        if m and ev.time is not None:
+            device.setdefault(int(m.group(1)), []).append(ev.time)
+    if not device:
+        return
+    for ev in events:
+        if _on_device(ev) or ev.module != "HCCP" or ev.kind.tier > 3 or ev.time is None:
+            continue
+        m = _NEGATIVE_RET.search(ev.text)
+        if m and any(abs(t - ev.time) <= DEVICE_SKEW_US for t in device.get(int(m.group(1)), ())):
+            ev.kind = EventKind.RELAY
 
 
 _CATEGORIES: dict[tuple, str] = {}
@@ -249,12 +285,12 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
         if tier_limit >= 1 and strong:
             first = strong[0]
         if first.kind == "timeout":
-            # a wait that expired names no cause: an untyped error, or a call's failure relayed,
-            # that another process printed before it (or at a time not known) is the better
-            # candidate (the timeouts of healthy ranks come after the failure they wait on); in
-            # its own process such a line heads the timeout's report
+            # a wait that expired names no cause: an untyped error, a call's failure relayed, a
+            # process's death or a link table's failed row that another process printed before it
+            # (or at a time not known) is the better candidate (the timeouts of healthy ranks come
+            # after the failure they wait on); in its own process such a line heads its report
             at = ordered.index(first)
-            before = [e for i, e in enumerate(ordered) if e.kind in ("log_error", "relay") and e.secondary != "repeat"
+            before = [e for i, e in enumerate(ordered) if _names_a_failure(e) and e.secondary != "repeat"
                       and (i < at or e.time is None or first.time is None) and _other_process(e, first)]
             first = min(before, key=lambda e: e.kind.tier, default=first)  # stable: the earliest of a tier
         if timeouts and first.kind != "timeout" and first.time is not None and timeouts[0].time is not None \
@@ -285,6 +321,11 @@ def _table_failure_row(anchor: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEv
 
 
 TABLE_ROWS = 64
+
+
+def _names_a_failure(ev: ErrorEvent) -> bool:
+    """Weak evidence of a failure of its own: what a peer's timeout gives way to."""
+    return ev.kind in ("log_error", "relay", "abort") or (ev.kind == "table" and _FAILED_ROW.search(ev.text) is not None)
 
 
 def _other_process(a: ErrorEvent, b: ErrorEvent) -> bool:

@@ -66,6 +66,7 @@ _RELAY = re.compile(
     # fault; the core error info the runtime prints next does
     r"ProcLogicCqReport:|^Task run failed, device_id=\d+, stream_id=|"
     r"^add error register:|"  # the runtime saving a core's registers before it prints the fault
+    r"\benter failure abort\b|"  # a stream stopped because a task on it failed
     # an offline model runs as one task: its failure (`Task exception! … [the model stream execute
     # failed]`, `model execute error`, `model execute task failed`) reports that a task inside the
     # model failed, and the runtime prints that task's own failure next
@@ -171,6 +172,9 @@ _ADVICE_ITEM = re.compile(r"^\s*\d{1,2}[.)、]\s*\S")
 _PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
 _HOST_LIMIT = re.compile(C.HOST_LIMIT)
 _RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
+_PARENT_GONE = re.compile(r"\bmain process disappeared\b")
+_CORRUPTION_SEEN = re.compile(r"(?i)(?<!\bno )\bcorruption detected\b")
+_RELEASES_DIFFER = re.compile(r"\bversion\b.{0,120}\b(?:does not|doesn't|do not) match\b")
 _REPORT_BOOKKEEPING = re.compile(r"\breport error module_(?:name|type)=\w+(?:, module_name=\w+)?\s*$")
 _DEVICE_ANSWERED = re.compile(r"(?i)\bdevice ?msg ?proc\b|\bdevice response\b|\bresponse from device\b|"
                               r"\bopen response\b|\bTsdOpen failed\b")
@@ -236,8 +240,12 @@ def _states_no_problem(msg: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", label)) <= _STATE_LABEL_WORDS
 
 
+# the runtime's stage tags before a message (`[INIT][DEFAULT]`, `[EXEC][EXEC]`, CANN 8 and later)
+_STAGE_TAGS = re.compile(r"^(?:\[[A-Z]+\])+\s*")
+
+
 def _plog_kind(p: PlogLine, level: Level) -> EventKind:
-    msg = p.message
+    msg = _STAGE_TAGS.sub("", p.message)
     if p.mindspore:
         # MindSpore prints what noticed the failure (the task callback, the stream sync, the graph
         # run) before the CANN block that says what failed, and announces that block
@@ -275,6 +283,8 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     if level < Level.ERROR:
         if string_codes(msg) or numeric_codes(msg) or C.parse_device_exception(msg):
             return K.WARNING_CODE
+        if level == Level.WARNING and _RELEASES_DIFFER.search(msg):
+            return K.WARNING_CODE  # kept only when a crash follows (_releases_differ_before_a_crash)
         return K.CONTEXT
     dev = C.parse_device_exception(msg)
     if dev is not None:  # the runtime's record of a device fault, as on the console
@@ -432,8 +442,11 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.WRAPPER, Level.ERROR, info
     if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped):
         return K.ENV, Level.ERROR, info
-    if _RETURN_ERR.search(stripped):  # a call's status, as a tool reports it (hccl_test)
+    if _RETURN_ERR.search(stripped) or _CORRUPTION_SEEN.search(stripped):
+        # a call's status as a tool reports it (hccl_test); a check that found data corrupted
         return K.LOG_ERROR, Level.ERROR, info
+    if _PARENT_GONE.search(stripped):  # workers noticing their parent's death: its consequence
+        return K.ABORT, Level.ERROR, info
     if _CRASH.search(stripped):
         return K.CRASH, Level.CRITICAL, info
     if _OOM.search(stripped):
@@ -649,6 +662,7 @@ class EventBuilder:
         """The events of every hit fed, after the whole-list passes. `detach` (the default) works
         on copies, so the builder can go on; `build_events` finishes its own."""
         events = [_detached(ev) for ev in self.raw] if detach else self.raw
+        _releases_differ_before_a_crash(events)  # before a crash after it is read as its abort
         _demote_aborts(events)
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
@@ -1197,7 +1211,7 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
 
 # an Ascend C kernel's own assertion, printed by the device (`[ASSERT] [CANN_VERSION : …]
 # …/gather_v3_base.h:137: Assertion `(0 <= val && …)' Index 2938 out of range`)
-KERNEL_ASSERT = re.compile(r"^\[ASSERT\]\s.{0,400}?\bAssertion\b")
+KERNEL_ASSERT = re.compile(r"^(?:\[[\w /]{1,40}\]\s*)?\[ASSERT\]\s.{0,400}?\bAssertion\b")  # `[AIV Block 1/48] [ASSERT] …`
 ASSERT_TRAP_WINDOW_LINES = 12
 """How far below a kernel assertion the device's record of the trap it raised may sit."""
 
@@ -1372,3 +1386,20 @@ def _mpi_error_stack(events: list[ErrorEvent]) -> None:
     for ev, nxt in zip(frames, frames[1:]):
         if nxt.ref.file_id == ev.ref.file_id and 0 < nxt.ref.line - ev.ref.line <= MPI_STACK_GAP:
             ev.kind = K.WRAPPER
+
+
+def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:
+    """A framework's own warning that the installed CANN is not the release it was built for
+    (MindSpore's run_check: `MindSpore version 2.3.1 and Ascend AI software package … version 7.5
+    does not match`) explains a native crash of that process that follows with no error of its
+    own; otherwise the warning stays a warning."""
+    crashes = [i for i, ev in enumerate(events) if ev.kind == K.CRASH]
+    for i, ev in enumerate(events):
+        if ev.kind != K.WARNING_CODE or ev.level != Level.WARNING or ev.codes or ev.numeric \
+                or not _RELEASES_DIFFER.search(ev.text):
+            continue
+        explains = any(c > i and events[c].ref.file_id == ev.ref.file_id and not any(
+            e.kind.tier <= 3 and e.kind != K.WARNING_CODE for e in events[i + 1:c] if e.ref.file_id == ev.ref.file_id)
+            for c in crashes)
+        if not explains:
+            ev.kind = K.CONTEXT

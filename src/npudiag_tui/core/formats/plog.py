@@ -15,10 +15,11 @@ from npudiag_tui.core.formats.timestamps import TS6
 PLOG_RE = re.compile(
     r"\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] ([A-Z][A-Z0-9_]*)\((-?\d+),([^)]*)\): ?" + TS6 + r" ?(.*)$"
 )
-# MindSpore: [LEVEL] MODULE(pid,hex tid,procname):TS6 [path:line] Func] message
+# MindSpore: [LEVEL] MODULE(pid,hex tid,procname):TS6 [path:line] Func] message; its Python side
+# (and older releases) write `pid:tid` and no function: `[WARNING] ME(1049:2814,MainProcess):TS6 [x.py:357] msg`
 MINDSPORE_RE = re.compile(
-    r"\[(ERROR|WARNING|INFO|DEBUG|CRITICAL|EXCEPTION)\] (\w+)\((\d+),([0-9a-f]+),([^)]*)\):" + TS6
-    + r" \[([^\]]+):(\d+)\] (\w+)\] ?(.*)$"
+    r"\[(ERROR|WARNING|INFO|DEBUG|CRITICAL|EXCEPTION)\] (\w+)\((\d+)[,:]([0-9a-f]+),([^)]*)\):" + TS6
+    + r" \[([^\]]+):(\d+)\] (?:([\w:~]+(?:\(\))?)\] ?)?(.*)$"
 )
 PLOG_HEAD_BYTES = re.compile(rb"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] [A-Z][A-Z0-9_]*\(-?\d+,[^)]*\): ?\d{4}-",
                              re.M)

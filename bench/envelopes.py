@@ -3,7 +3,7 @@ engine gets right in a realistic envelope (a launcher prefix, a worker's logger,
 pytest's `E` column, CRLF) and judge it again. Prints, per envelope, how many still hold and the
 cases that moved. Dev cases only: the holdout is measured, never probed.
 
-    .venv/bin/python bench/envelopes.py [rank|worker|ray|vllm_err|quote|pytest|crlf ...]
+    .venv/bin/python bench/envelopes.py [rank|worker|ray|vllm_err|quote|pytest|crlf|ansi ...]
 
 `vllm_err` prints every line at ERROR (as a worker logs a caught failure), so lines that were INFO
 become error lines: a few cases move for that reason alone, and are not defects.
@@ -41,6 +41,8 @@ ENVELOPES = {
     "quote": "> {}",
     "pytest": "E       {}",
     "crlf": "{}\r",
+    # a terminal's colours kept in the file (Ray colours its prefix, vLLM its stage)
+    "ansi": "\x1b[36m(RayWorkerWrapper pid=91798, ip=10.0.0.2)\x1b[0m {}",
 }
 
 

@@ -9,10 +9,12 @@ holdout is measured, never probed.
 - `victim`: a healthy rank's console (rank 7) that times out waiting on the failed one ten
   minutes after the case's last event (HCCL's notify wait, EI0002, under a synchronize failure
   and its ERR00100); without a stamp when the case has none;
+- `victim_plog`: the same rank's plog instead, two minutes after the case's last dated event:
+  HCCL's link set-up waiting on the failed peer (`wait socket establish timeout`);
 - `interleave`: the case's console as rank 0's, with a healthy rank 1's progress lines between
   every two of its lines, as torchrun prints several ranks into one stream.
 
-    .venv/bin/python bench/noise.py [top|near|victim|interleave]
+    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|interleave]
 """
 
 from __future__ import annotations
@@ -74,18 +76,33 @@ taskID[21], taskType[Notify Wait], tag[AllReduce_10.0.0.1%enp189s0f0_60000_0_176
 """
 
 
-def victim(case: Path) -> str:
-    """Rank 7's timeout, ten minutes after the last event the engine dates in the case."""
+# the same healthy rank seen in its plog: HCCL's link set-up waiting on the peer that failed
+VICTIM_PLOG = """\
+[ERROR] HCCL(51234,python):{day}-{hms}.101.230 [hccl_socket_manager.cc:796] [51300][Wait][LinkEstablish]wait socket \
+establish timeout, role[1] rank[7] timeout[120 s]
+[ERROR] HCCL(51234,python):{day}-{hms}.101.502 [transport_manager.cc:301] [51300][Create][DestLink]Transport init \
+error! createLink para:rank[7]-localUserrank[7]-localIpAddr[10.0.0.8], dst_rank[3]-remoteUserrank[3]-remote_ip_addr[10.0.0.4]
+"""
+
+
+def last_time(case: Path) -> dt.datetime | None:
+    """The case's last event time as the engine dates it."""
     ws = Workspace.open([str(p) for p in sorted(case.iterdir()) if p.name not in ("truth.json", "source.md")])
     try:
         ws.index()
         times = [e.time for e in ws.diagnose().events if e.time is not None]
     finally:
         ws.close()
-    if not times:  # the older shapes, without stamps
+    return dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=max(times)) if times else None
+
+
+def victim(case: Path) -> str:
+    """Rank 7's timeout, ten minutes after the last event the engine dates in the case."""
+    last = last_time(case)
+    if last is None:  # the older shapes, without stamps
         return "\n".join(line.replace("[PID: 51234] {day}-{hms}.123.456 ", "") for line in VICTIM.split("\n")
                          if "ERR00100" not in line)
-    t = dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=max(times) + 600_000_000)
+    t = last + dt.timedelta(minutes=10)
     return VICTIM.format(day=t.strftime("%Y-%m-%d"), hms=t.strftime("%H:%M:%S"))
 
 
@@ -122,6 +139,17 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
         shutil.copytree(case, dst)
         for name, lines in mixed.items():
             (dst / name).write_text("\n".join(lines), encoding="utf-8")
+        return True
+    if mode == "victim_plog":
+        last = last_time(case)
+        if last is None:  # a plog always has stamps: nothing to place it against
+            return False
+        t = last + dt.timedelta(minutes=2)
+        shutil.copytree(case, dst)
+        folder = dst / "debug" / "plog"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"plog-51234_{t.strftime('%Y%m%d%H%M%S')}000.log").write_text(
+            VICTIM_PLOG.format(day=t.strftime("%Y-%m-%d"), hms=t.strftime("%H:%M:%S")), encoding="utf-8")
         return True
     if mode == "victim":
         shutil.copytree(case, dst)

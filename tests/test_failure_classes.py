@@ -2925,3 +2925,15 @@ def test_a_timeout_gives_way_to_another_process_death_or_failed_link(tmp_path):
     ws, d = diagnose(tmp_path / "c", {"debug/plog/plog-23_20260311103000000.log": row.replace("no connect", "connected"),
                                       "rank7.log": _VICTIM_RANK7})
     assert "EI0002" in anchor_text(ws, d)
+
+
+def test_a_block_is_read_through_a_terminals_colours(tmp_path):
+    """Ray colours its prefix, and a file written from a terminal keeps the codes."""
+    pre = "\x1b[36m(RayWorkerWrapper pid=91798, ip=10.0.0.2)\x1b[0m "
+    lines = ["Traceback (most recent call last):", '  File "train.py", line 9, in <module>',
+             "    var = next(v for v in var.values())", "StopIteration"]
+    ws, d = diagnose(tmp_path, {"ray.log": "".join(pre + line + "\n" for line in lines)})
+    assert "StopIteration" in anchor_text(ws, d)
+    # look-alike: colours around an INFO line make no error of it
+    ws, d = diagnose(tmp_path / "b", {"ray.log": pre + "\x1b[32mINFO\x1b[0m model loaded in 12.3 s\n"})
+    assert d.anchor is None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE
-from npudiag_tui.core.formats.console import channel, clean, strip_prefixes
+from npudiag_tui.core.formats.console import channel, clean, strip_colours, strip_prefixes
 from npudiag_tui.core.model import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -370,6 +370,8 @@ class SourceScan:
                 e = data.find(b"\n", s, end)
                 e = end if e < 0 else e
                 probe = _head(data, s, e)
+                if "\x1b" in probe[:64] or "^[" in probe[:64]:  # a terminal's colours kept in the file
+                    probe = strip_colours(probe)
                 if j != i and own is not None and probe[:1] in ("[", "(") and other < INTERLEAVED_LINES:
                     ch = _channel(probe)
                     if ch is not None and ch != own:  # another rank's line, printed in between

@@ -246,14 +246,18 @@ class Prefix:
     extra: dict[str, str] = field(default_factory=dict)
 
 
+def strip_colours(line: str) -> str:
+    """The line without a terminal's colour codes (SGR), nothing else changed."""
+    return _ANSI.sub("", line) if "[" in line and "m" in line else line
+
+
 def clean(line: str) -> str:
     """Remove transport noise: ANSI colours (with or without ESC), CR-redrawn progress bars,
     control characters and the envelopes a paste or a runner puts around a line."""
     if "\r" in line:
         parts = [p for p in line.split("\r") if p.strip()]
         line = parts[-1] if parts else ""
-    if "[" in line and ("m" in line):
-        line = _ANSI.sub("", line)
+    line = strip_colours(line)
     if _CTRL.search(line):
         line = _CTRL.sub("", line)
     return unwrap(line)

@@ -11,10 +11,12 @@ holdout is measured, never probed.
   and its ERR00100); without a stamp when the case has none;
 - `victim_plog`: the same rank's plog instead, two minutes after the case's last dated event:
   HCCL's link set-up waiting on the failed peer (`wait socket establish timeout`);
+- `earlier_run`: an earlier run's failure (an out-of-memory a day before the case's first dated
+  event) at the top of the console file that holds the anchor, as a job appends to its log;
 - `interleave`: the case's console as rank 0's, with a healthy rank 1's progress lines between
   every two of its lines, as torchrun prints several ranks into one stream.
 
-    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|interleave]
+    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|interleave]
 """
 
 from __future__ import annotations
@@ -85,15 +87,36 @@ error! createLink para:rank[7]-localUserrank[7]-localIpAddr[10.0.0.8], dst_rank[
 """
 
 
-def last_time(case: Path) -> dt.datetime | None:
-    """The case's last event time as the engine dates it."""
+# an earlier run's failure left at the top of a log the job appends to (nohup … >> train.log)
+EARLIER_RUN = """\
+{day} {hms},120 - INFO - trainer.py:88 - start training, world size 8
+Traceback (most recent call last):
+  File "/workspace/train.py", line 212, in <module>
+    loss.backward()
+RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.12 GiB already \
+allocated; 58.12 GiB current active; 1.02 GiB free; 59.80 GiB reserved in total by PyTorch)
+[ERROR] {day}-{hms} (PID:1111, Device:0, RankID:-1) ERR00100 PTA call acl api failed
+"""
+
+
+def event_times(case: Path) -> list[int]:
+    """The times the engine gives the case's events (its own year inference)."""
     ws = Workspace.open([str(p) for p in sorted(case.iterdir()) if p.name not in ("truth.json", "source.md")])
     try:
         ws.index()
-        times = [e.time for e in ws.diagnose().events if e.time is not None]
+        return [e.time for e in ws.diagnose().events if e.time is not None]
     finally:
         ws.close()
-    return dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=max(times)) if times else None
+
+
+def _at(us: int) -> dt.datetime:
+    return dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=us)
+
+
+def last_time(case: Path) -> dt.datetime | None:
+    """The case's last event time as the engine dates it."""
+    times = event_times(case)
+    return _at(max(times)) if times else None
 
 
 def victim(case: Path) -> str:
@@ -139,6 +162,17 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
         shutil.copytree(case, dst)
         for name, lines in mixed.items():
             (dst / name).write_text("\n".join(lines), encoding="utf-8")
+        return True
+    if mode == "earlier_run":
+        truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
+        times = event_times(case)
+        if not truth["file"].startswith("stdout") or not times:
+            return False
+        t = _at(min(times)) - dt.timedelta(days=1)
+        shutil.copytree(case, dst)
+        log = dst / truth["file"]
+        log.write_text(EARLIER_RUN.format(day=t.strftime("%Y-%m-%d"), hms=t.strftime("%H:%M:%S"))
+                       + log.read_text(encoding="utf-8", errors="replace"), encoding="utf-8")
         return True
     if mode == "victim_plog":
         last = last_time(case)

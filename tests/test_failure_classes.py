@@ -2937,3 +2937,31 @@ def test_a_block_is_read_through_a_terminals_colours(tmp_path):
     # look-alike: colours around an INFO line make no error of it
     ws, d = diagnose(tmp_path / "b", {"ray.log": pre + "\x1b[32mINFO\x1b[0m model loaded in 12.3 s\n"})
     assert d.anchor is None
+
+
+def _earlier_run(day: str) -> str:
+    return (f"{day} 14:04:09,120 - INFO - trainer.py:88 - start training, world size 8\n"
+            "Traceback (most recent call last):\n"
+            '  File "/workspace/train.py", line 212, in <module>\n'
+            "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n"
+            f"[ERROR] {day}-14:04:09 (PID:1111, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n")
+
+
+def test_an_earlier_runs_failure_in_an_appended_log_is_stale(tmp_path):
+    """`nohup … >> train.log`: yesterday's run failed on memory, today's on HCCL init, with only
+    torch_npu's wrapper to show for it. Today's failure is the answer, and its category is not
+    read from yesterday's lines."""
+    today = ("(VllmWorker rank=0 pid=48) ERROR 03-11 17:09:23 [multiproc_executor.py:546] RuntimeError: create_config:"
+             "torch_npu/csrc/distributed/HCCLUtils.cpp:148 HCCL function error: hcclCommInitRootInfoConfig(numRanks, "
+             "&rootInfo, rank, config, &(comm->hcclComm_)), error code is 5\n")
+    ws, d = diagnose(tmp_path, {"train.log": _earlier_run("2026-03-10") + today})
+    assert "hcclCommInitRootInfoConfig" in anchor_text(ws, d)
+    assert d.category == "communication"
+    # a converter whose plog-style lines name its pid: the pid is the converter's, not yesterday's
+    conv = ("[ERROR] LITE(475,ffff911bf010,converter_lite):2026-03-11-14:04:09.122.911 [mindspore/lite/tools/converter/"
+            "parser/onnx/onnx_op_parser.cc:7529] Parse] pooling op not support dilations\n")
+    ws, d = diagnose(tmp_path / "b", {"convert.log": _earlier_run("2026-03-10") + conv})
+    assert "pooling op not support" in anchor_text(ws, d)
+    # look-alike: the same failure ten minutes before is this run's own
+    ws, d = diagnose(tmp_path / "c", {"train.log": _earlier_run("2026-03-11").replace("14:04:09", "16:59:00") + today})
+    assert "out of memory" in anchor_text(ws, d)

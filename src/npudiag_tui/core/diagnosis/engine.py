@@ -196,6 +196,15 @@ STALE_GAP_S = 7200  # longer than HCCL_EXEC_TIMEOUT, so a root error and its vic
 EPISODE_GAP_S = 600
 
 
+def _printed_pid(ev: ErrorEvent) -> int | None:
+    """The process a line names itself (its CANN PID, its header's pid); a pid the line only
+    takes from its file (a console that a plog header elsewhere named) ties no episodes: a
+    log a job appends to holds the runs of many processes."""
+    if ev.cann_pid is not None:
+        return ev.cann_pid
+    return ev.pid if ev.pid is not None and str(ev.pid) in ev.text[:160] else None
+
+
 def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
     """Drop stale episodes: errors hours before the failure, from processes that are not in it.
 
@@ -214,8 +223,8 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
     keep = clusters[-1]
     for prev in reversed(clusters[:-1]):
         gap = (keep[0].time - prev[-1].time) / US  # type: ignore[operator]
-        pids = {e.cann_pid or e.pid for e in keep} - {None}
-        if gap <= STALE_GAP_S or pids & ({e.cann_pid or e.pid for e in prev} - {None}):
+        pids = {_printed_pid(e) for e in keep} - {None}
+        if gap <= STALE_GAP_S or pids & ({_printed_pid(e) for e in prev} - {None}):
             keep = prev + keep
         else:
             break
@@ -270,7 +279,7 @@ def _explained_by_its_message(first: ErrorEvent, events: list[ErrorEvent]) -> Er
 def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     """The earliest causal event; timeouts only when nothing causal precedes them."""
     current = last_episode(events)
-    if any(e.kind.tier <= 2 for e in current):
+    if any(e.kind.tier <= 6 and not e.benign for e in current):
         events = current
     ordered = [e for e in events if not e.benign and e.kind.tier < 9]
     if not ordered:
@@ -542,7 +551,8 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
                         "only elsewhere: open the folder named by ASCEND_PROCESS_LOG_PATH, or rerun with "
                         "ASCEND_GLOBAL_LOG_LEVEL=1."]
         return diag
-    near = [e for e in events if e is not anchor and e.source_id == anchor.source_id
+    # (an earlier run's errors in the same file are no lines of this event)
+    near = [e for e in events if e is not anchor and e.source_id == anchor.source_id and not e.stale
             and abs(e.ref.line - anchor.ref.line) <= 40 and e.ref.file_id == anchor.ref.file_id]
     if anchor.time is not None and anchor.rank is not None:
         # the same event seen by another stream of the rank (a console code for a plog line)

@@ -13,10 +13,13 @@ holdout is measured, never probed.
   HCCL's link set-up waiting on the failed peer (`wait socket establish timeout`);
 - `earlier_run`: an earlier run's failure (an out-of-memory a day before the case's first dated
   event) at the top of the console file that holds the anchor, as a job appends to its log;
+- `teardown`: what a process prints while it shuts down after the failure (a leaked process
+  group, an exception ignored in a destructor, a leaked semaphore, a segfault at exit) at the
+  end of the console file that holds the anchor;
 - `interleave`: the case's console as rank 0's, with a healthy rank 1's progress lines between
   every two of its lines, as torchrun prints several ranks into one stream.
 
-    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|interleave]
+    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|teardown|interleave]
 """
 
 from __future__ import annotations
@@ -99,6 +102,22 @@ allocated; 58.12 GiB current active; 1.02 GiB free; 59.80 GiB reserved in total 
 """
 
 
+# what a process prints while it shuts down after the failure (untimed, at the end)
+TEARDOWN = """\
+[W compiler_depend.ts:487] Warning: destroy_process_group() was not called before program exit, which can leak \
+resources. (function operator())
+Exception ignored in: <function LLMEngine.__del__ at 0x7f3a2c1e5d80>
+Traceback (most recent call last):
+  File "/usr/local/python3.10/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 503, in __del__
+    self.model_executor.shutdown()
+AttributeError: 'NoneType' object has no attribute 'shutdown'
+/usr/local/python3.10/lib/python3.10/multiprocessing/resource_tracker.py:224: UserWarning: resource_tracker: There \
+appear to be 1 leaked semaphore objects to clean up at shutdown
+  warnings.warn('resource_tracker: There appear to be %d '
+Segmentation fault (core dumped)
+"""
+
+
 def event_times(case: Path) -> list[int]:
     """The times the engine gives the case's events (its own year inference)."""
     ws = Workspace.open([str(p) for p in sorted(case.iterdir()) if p.name not in ("truth.json", "source.md")])
@@ -162,6 +181,15 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
         shutil.copytree(case, dst)
         for name, lines in mixed.items():
             (dst / name).write_text("\n".join(lines), encoding="utf-8")
+        return True
+    if mode == "teardown":
+        truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
+        if not truth["file"].startswith("stdout"):
+            return False
+        shutil.copytree(case, dst)
+        log = dst / truth["file"]
+        text = log.read_text(encoding="utf-8", errors="replace")
+        log.write_text(text + ("" if text.endswith("\n") else "\n") + TEARDOWN, encoding="utf-8")
         return True
     if mode == "earlier_run":
         truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))

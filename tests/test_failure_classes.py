@@ -2965,3 +2965,18 @@ def test_an_earlier_runs_failure_in_an_appended_log_is_stale(tmp_path):
     # look-alike: the same failure ten minutes before is this run's own
     ws, d = diagnose(tmp_path / "c", {"train.log": _earlier_run("2026-03-11").replace("14:04:09", "16:59:00") + today})
     assert "out of memory" in anchor_text(ws, d)
+
+
+def test_an_exception_python_ignored_at_shutdown_failed_nothing(tmp_path):
+    cause = "[ERROR] 2026-03-11 10:00:01 worker.py:88 - shard 5 of the checkpoint is truncated: read 1048576 bytes\n"
+    teardown = ("Exception ignored in: <function LLMEngine.__del__ at 0x7f3a2c1e5d80>\n"
+                "Traceback (most recent call last):\n"
+                '  File "/usr/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 503, in __del__\n'
+                "    self.model_executor.shutdown()\n"
+                "AttributeError: 'NoneType' object has no attribute 'shutdown'\n")
+    ws, d = diagnose(tmp_path, {"serve.log": cause + teardown})
+    assert "shard 5 of the checkpoint is truncated" in anchor_text(ws, d)
+    # look-alike: the same exception raised, not ignored, is an error of its own
+    ws, d = diagnose(tmp_path / "b", {"serve.log": teardown.replace("Exception ignored in: <function "
+                                                                    "LLMEngine.__del__ at 0x7f3a2c1e5d80>\n", "")})
+    assert "AttributeError" in anchor_text(ws, d)

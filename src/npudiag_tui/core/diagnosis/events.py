@@ -438,6 +438,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
+    if stripped.startswith(IGNORED_HEAD):  # Python's note over an exception it ignored (a destructor's)
+        return K.BENIGN, Level.WARNING, info
     if _REPORT_BOOKKEEPING.search(stripped):  # a plog line whose header a copy garbled, too
         return K.WRAPPER, Level.ERROR, info
     if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped):
@@ -675,6 +677,7 @@ class EventBuilder:
         _json_record_cause(events, self.times.indexes)
         _advice_lists(events)
         _mpi_error_stack(events)
+        _ignored_exceptions(events)
         off = self.times.offsets.get(self.source.source_id, 0)  # read on the source's clock: now moved by its offset
         for ev in events if off else ():
             if ev.time is not None:
@@ -1403,3 +1406,24 @@ def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:
             for c in crashes)
         if not explains:
             ev.kind = K.CONTEXT
+
+
+# Python prints `Exception ignored in: <function X.__del__ …>` over the traceback of an exception
+# it could not raise (in a destructor, at shutdown): it failed nothing, whatever its words
+IGNORED_HEAD = "Exception ignored in"
+IGNORED_TRACEBACK_LINES = 40
+
+
+def _ignored_exceptions(events: list[ErrorEvent]) -> None:
+    for i, ev in enumerate(events):
+        if ev.kind != K.BENIGN or not _message_of(ev).startswith(IGNORED_HEAD):
+            continue
+        for nxt in events[i + 1:]:
+            if nxt.ref.file_id != ev.ref.file_id or nxt.ref.line - ev.ref.line > IGNORED_TRACEBACK_LINES:
+                break
+            if nxt.kind == K.CONTEXT:
+                continue
+            if nxt.kind.tier <= 3:  # the exception the traceback ends with
+                nxt.kind = K.BENIGN
+                nxt.benign = True
+            break

@@ -16,10 +16,12 @@ holdout is measured, never probed.
 - `teardown`: what a process prints while it shuts down after the failure (a leaked process
   group, an exception ignored in a destructor, a leaked semaphore, a segfault at exit) at the
   end of the console file that holds the anchor;
+- `launcher`: what the launchers above the failed process print after it (torchrun's
+  ChildFailedError summary, vLLM's engine start-up failure), five seconds after the last event;
 - `interleave`: the case's console as rank 0's, with a healthy rank 1's progress lines between
   every two of its lines, as torchrun prints several ranks into one stream.
 
-    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|teardown|interleave]
+    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|teardown|launcher|interleave]
 """
 
 from __future__ import annotations
@@ -118,6 +120,27 @@ Segmentation fault (core dumped)
 """
 
 
+# what the launchers above the failed process print after it (torchrun's summary, vLLM's engine)
+LAUNCHER = """\
+{stamp} torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 1234) of \
+binary: /usr/local/python3.10/bin/python3
+Traceback (most recent call last):
+  File "/usr/local/python3.10/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  rank      : 0 (local_rank: 0)
+  exitcode  : 1 (pid: 1234)
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {{}}
+"""
+
+
 def event_times(case: Path) -> list[int]:
     """The times the engine gives the case's events (its own year inference)."""
     ws = Workspace.open([str(p) for p in sorted(case.iterdir()) if p.name not in ("truth.json", "source.md")])
@@ -181,6 +204,18 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
         shutil.copytree(case, dst)
         for name, lines in mixed.items():
             (dst / name).write_text("\n".join(lines), encoding="utf-8")
+        return True
+    if mode == "launcher":
+        truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
+        if not truth["file"].startswith("stdout"):
+            return False
+        last = last_time(case)
+        stamp = (last + dt.timedelta(seconds=5)).strftime("[%Y-%m-%d %H:%M:%S,000]") if last else ""
+        shutil.copytree(case, dst)
+        log = dst / truth["file"]
+        text = log.read_text(encoding="utf-8", errors="replace")
+        log.write_text(text + ("" if text.endswith("\n") else "\n") + LAUNCHER.format(stamp=stamp).lstrip(" "),
+                       encoding="utf-8")
         return True
     if mode == "teardown":
         truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))

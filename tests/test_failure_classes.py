@@ -2980,3 +2980,21 @@ def test_an_exception_python_ignored_at_shutdown_failed_nothing(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"serve.log": teardown.replace("Exception ignored in: <function "
                                                                     "LLMEngine.__del__ at 0x7f3a2c1e5d80>\n", "")})
     assert "AttributeError" in anchor_text(ws, d)
+
+
+def test_torchruns_summary_of_a_failed_child_relays_it(tmp_path):
+    cause = "[ERROR] 2026-03-11 10:00:01 worker.py:88 - shard 5 of the checkpoint is truncated: read 1048576 bytes\n"
+    summary = ("[2026-03-11 10:00:05,000] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) "
+               "local_rank: 0 (pid: 1234) of binary: /usr/bin/python3\n"
+               "Traceback (most recent call last):\n"
+               '  File "/usr/local/bin/torchrun", line 8, in <module>\n'
+               "    sys.exit(main())\n"
+               "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+               "============================================================\n"
+               "train.py FAILED\n"
+               "------------------------------------------------------------\n")
+    ws, d = diagnose(tmp_path, {"torchrun.log": cause + summary})
+    assert "shard 5 of the checkpoint is truncated" in anchor_text(ws, d)
+    # look-alike: a test named like a script that failed is pytest's report, not torchrun's
+    ws, d = diagnose(tmp_path / "b", {"pytest.log": "FAILED tests/test_ops.py::test_add - AssertionError: mismatch\n"})
+    assert "AssertionError" in anchor_text(ws, d)

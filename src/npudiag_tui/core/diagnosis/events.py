@@ -127,6 +127,9 @@ _WRAPPER_TEXT = re.compile(
     # gRPC's status around a server's message (`rpc error: code = Unknown desc = …`), TF Adapter's
     # graph op saying that its run failed (`GeOp33_0GEOP::::DoRunAsync Failed`): the reason follows
     r"\brpc error: code = \w+ desc = |\bDoRunAsync Failed\b|"
+    # torchrun's report that a child process failed: its summary (`train.py FAILED`, the exit code)
+    # says only that the child's own output holds the error
+    r"\bChildFailedError\b|^[\w./-]+\.py FAILED\s*$|\bfailed \(exitcode: -?\d+\) local_rank: \d+|"
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"

@@ -18,10 +18,13 @@ holdout is measured, never probed.
   end of the console file that holds the anchor;
 - `launcher`: what the launchers above the failed process print after it (torchrun's
   ChildFailedError summary, vLLM's engine start-up failure), five seconds after the last event;
+- `ray_died`: Ray's notices that the actor running the failed code died (the raylet's worker
+  death, ActorDiedError, a final `Killed`) after the anchor;
 - `interleave`: the case's console as rank 0's, with a healthy rank 1's progress lines between
   every two of its lines, as torchrun prints several ranks into one stream.
 
-    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|teardown|launcher|interleave]
+    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|teardown|launcher|ray_died|
+                                     interleave]
 """
 
 from __future__ import annotations
@@ -141,6 +144,22 @@ RuntimeError: Engine core initialization failed. See root cause above. Failed co
 """
 
 
+# Ray's notices that the actor running the failed code died (the driver's view, after it)
+RAY_DIED = """\
+(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the \
+problem, check the logs for the dead worker. RayTask ID: ffffffffffffffff3c11a5e2 Worker ID: 9a3e Node ID: 7c1f \
+Worker IP address: 10.0.0.2 Worker port: 10002 Worker PID: 91798 Worker exit type: SYSTEM_ERROR Worker exit detail: \
+Worker unexpectedly exits with a connection error code 2. End of file.
+Traceback (most recent call last):
+  File "/workspace/main_ppo.py", line 64, in main
+    ray.get(runner.run.remote(config))
+ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.
+	class_name: WorkerDict
+	actor_id: 3c11a5e2
+Killed
+"""
+
+
 def event_times(case: Path) -> list[int]:
     """The times the engine gives the case's events (its own year inference)."""
     ws = Workspace.open([str(p) for p in sorted(case.iterdir()) if p.name not in ("truth.json", "source.md")])
@@ -204,6 +223,15 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
         shutil.copytree(case, dst)
         for name, lines in mixed.items():
             (dst / name).write_text("\n".join(lines), encoding="utf-8")
+        return True
+    if mode == "ray_died":
+        truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
+        if not truth["file"].startswith("stdout"):
+            return False
+        shutil.copytree(case, dst)
+        log = dst / truth["file"]
+        text = log.read_text(encoding="utf-8", errors="replace")
+        log.write_text(text + ("" if text.endswith("\n") else "\n") + RAY_DIED, encoding="utf-8")
         return True
     if mode == "launcher":
         truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))

@@ -2998,3 +2998,20 @@ def test_torchruns_summary_of_a_failed_child_relays_it(tmp_path):
     # look-alike: a test named like a script that failed is pytest's report, not torchrun's
     ws, d = diagnose(tmp_path / "b", {"pytest.log": "FAILED tests/test_ops.py::test_add - AssertionError: mismatch\n"})
     assert "AssertionError" in anchor_text(ws, d)
+
+
+def test_rays_notices_of_a_dead_worker_relay_its_failure(tmp_path):
+    cause = "[ERROR] 2026-03-11 10:00:01 worker.py:88 - shard 5 of the checkpoint is truncated: read 1048576 bytes\n"
+    ray = ("(raylet) A worker died or was killed while executing a task by an unexpected system error. Worker PID: "
+           "91798 Worker exit type: SYSTEM_ERROR\n"
+           "Traceback (most recent call last):\n"
+           '  File "/workspace/main_ppo.py", line 64, in main\n'
+           "    ray.get(runner.run.remote(config))\n"
+           "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n")
+    ws, d = diagnose(tmp_path, {"driver.log": cause + ray})
+    assert "shard 5 of the checkpoint is truncated" in anchor_text(ws, d)
+    # look-alike: the driver's own exception, not Ray's notice, is an error of its own
+    ws, d = diagnose(tmp_path / "b", {"driver.log": cause + ray.replace("ray.exceptions.ActorDiedError: The actor died "
+                                                                        "unexpectedly before finishing this task.",
+                                                                        "KeyError: 'actor_rollout_ref'")})
+    assert "KeyError" in anchor_text(ws, d)

@@ -130,6 +130,9 @@ _WRAPPER_TEXT = re.compile(
     # torchrun's report that a child process failed: its summary (`train.py FAILED`, the exit code)
     # says only that the child's own output holds the error
     r"\bChildFailedError\b|^[\w./-]+\.py FAILED\s*$|\bfailed \(exitcode: -?\d+\) local_rank: \d+|"
+    # Ray's view of a task or an actor that failed elsewhere: the worker's own output says why
+    r"\bray\.exceptions\.(?:ActorDiedError|RayTaskError\w*|WorkerCrashedError|ActorUnavailableError)\b|"
+    r"\bA worker died or was killed while executing a task\b|"
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"

@@ -224,35 +224,20 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
         for name, lines in mixed.items():
             (dst / name).write_text("\n".join(lines), encoding="utf-8")
         return True
-    if mode == "ray_died":
+    if mode in ("ray_died", "launcher", "teardown"):
         truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
         if not truth["file"].startswith("stdout"):
             return False
+        if mode == "launcher":
+            last = last_time(case)
+            after = LAUNCHER.format(stamp=(last + dt.timedelta(seconds=5)).strftime("[%Y-%m-%d %H:%M:%S,000]")
+                                    if last else "").lstrip(" ")
+        else:
+            after = RAY_DIED if mode == "ray_died" else TEARDOWN
         shutil.copytree(case, dst)
         log = dst / truth["file"]
         text = log.read_text(encoding="utf-8", errors="replace")
-        log.write_text(text + ("" if text.endswith("\n") else "\n") + RAY_DIED, encoding="utf-8")
-        return True
-    if mode == "launcher":
-        truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
-        if not truth["file"].startswith("stdout"):
-            return False
-        last = last_time(case)
-        stamp = (last + dt.timedelta(seconds=5)).strftime("[%Y-%m-%d %H:%M:%S,000]") if last else ""
-        shutil.copytree(case, dst)
-        log = dst / truth["file"]
-        text = log.read_text(encoding="utf-8", errors="replace")
-        log.write_text(text + ("" if text.endswith("\n") else "\n") + LAUNCHER.format(stamp=stamp).lstrip(" "),
-                       encoding="utf-8")
-        return True
-    if mode == "teardown":
-        truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))
-        if not truth["file"].startswith("stdout"):
-            return False
-        shutil.copytree(case, dst)
-        log = dst / truth["file"]
-        text = log.read_text(encoding="utf-8", errors="replace")
-        log.write_text(text + ("" if text.endswith("\n") else "\n") + TEARDOWN, encoding="utf-8")
+        log.write_text(text + ("" if text.endswith("\n") else "\n") + after, encoding="utf-8")
         return True
     if mode == "earlier_run":
         truth = json.loads((case / "truth.json").read_text(encoding="utf-8"))

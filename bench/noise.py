@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from conftest import corpus_dirs  # noqa: E402
 from test_conformance import judge  # noqa: E402
+from envelopes import logger_stamp  # noqa: E402
 
 from npudiag_tui.core.workspace import Workspace  # noqa: E402
 
@@ -56,8 +57,8 @@ NOISE = [
     "implementation for the 'npu' backend of dynamo, as torch_npu was not compiled with torchair.",
     "[W compiler_depend.ts:133] Warning: Warning: Device do not support double dtype now, dtype cast repalce with float. "
     "(function operator())",
-    "INFO 03-25 06:14:02 [__init__.py:39] Available plugins for group vllm.platform_plugins:",
-    "WARNING 03-25 06:14:03 [_custom_ops.py:21] Failed to import from vllm._C with ModuleNotFoundError(\"No module named "
+    "INFO {stamp} [__init__.py:39] Available plugins for group vllm.platform_plugins:",
+    "WARNING {stamp} [_custom_ops.py:21] Failed to import from vllm._C with ModuleNotFoundError(\"No module named "
     "'vllm._C'\")",
     "/usr/local/python3.10/lib/python3.10/site-packages/transformers/utils/generic.py:311: FutureWarning: "
     "`torch.utils._pytree._register_pytree_node` is deprecated. Please use `torch.utils._pytree.register_pytree_node` "
@@ -283,7 +284,9 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
                        if lines[i].lstrip().startswith("Traceback (most recent call last)")), -1)
             if at < 0:
                 return False
-        (dst / p.name).write_text("\n".join(lines[:at] + NOISE + lines[at:]), encoding="utf-8")
+        stamp = logger_stamp(lines)  # the case's own moment: a stamp from another day would split episodes
+        noise = [line.replace("{stamp}", stamp) for line in NOISE]
+        (dst / p.name).write_text("\n".join(lines[:at] + noise + lines[at:]), encoding="utf-8")
     return True
 
 

@@ -52,10 +52,11 @@ _CONSOLE_KEYS = (
     "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
-    "name too long", "name is too long", "no space left", "quota exceeded", "read-only file system",
-    "too many open files",  # the host's limits (formats.console.HOST_LIMIT), with no error word
+    # the host's limits (formats.console.HOST_LIMIT), with no error word: a key is a pass over
+    # every console byte, so the shortest piece each phrase shares
+    "too long", "no space left", "quota exceeded", "read-only", "open files",
     "未找到命令",  # a shell in a Chinese locale: `bash: orted: 未找到命令` (command not found)
-    "return err", "returned err",  # a tool's call status (hccl_test: `hccl interface return err …, retcode: 7`)
+    "return err",  # a tool's call status (hccl_test: `hccl interface return err …, retcode: 7`)
     "not found in",  # a tool not found where a service looks (`npu-smi not found in [...]`, Go's exec)
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)

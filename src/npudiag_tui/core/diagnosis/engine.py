@@ -152,13 +152,13 @@ def _device_explains_host(events: list[ErrorEvent]) -> None:
     near that time is the failure; the host's lines relay it."""
     device: dict[int, list[int]] = {}
     for ev in events:
-        m = _NEGATIVE_RET.search(ev.text) if _on_device(ev) and ev.module in ("HCCP", "ROCE") else None
+        m = _NEGATIVE_RET.search(ev.text) if ev.module in ("HCCP", "ROCE") and _on_device(ev) else None
         if m and ev.time is not None:
             device.setdefault(int(m.group(1)), []).append(ev.time)
     if not device:
         return
     for ev in events:
-        if _on_device(ev) or ev.module != "HCCP" or ev.kind.tier > 3 or ev.time is None:
+        if ev.module != "HCCP" or ev.kind.tier > 3 or ev.time is None or _on_device(ev):
             continue
         m = _NEGATIVE_RET.search(ev.text)
         if m and any(abs(t - ev.time) <= DEVICE_SKEW_US for t in device.get(int(m.group(1)), ())):
@@ -202,7 +202,11 @@ def _printed_pid(ev: ErrorEvent) -> int | None:
     log a job appends to holds the runs of many processes."""
     if ev.cann_pid is not None:
         return ev.cann_pid
-    return ev.pid if ev.pid is not None and str(ev.pid) in ev.text[:160] else None
+    if ev.pid is None:
+        return None
+    head, pid = ev.text[:160], ev.pid
+    printed = (f"({pid},", f"({pid}:", f"pid={pid}", f"PID:{pid}", f"PID: {pid}", f"[{pid}]")
+    return pid if any(form in head for form in printed) else None
 
 
 def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
@@ -320,6 +324,9 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
 _FAILED_ROW = re.compile(r"\|\s*(?:no connect\w*|time ?out|timed out|fail\w*|error|abnormal|down)\s*\|", re.I)
 
 
+TABLE_ROWS = 64  # how far below its title a table's rows may sit
+
+
 def _table_failure_row(anchor: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEvent:
     """When nothing but an analyser's table is left (HCCL's LINK_ERROR_INFO), its row that
     states a failure says more than its title or its column heads."""
@@ -327,9 +334,6 @@ def _table_failure_row(anchor: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEv
         return anchor
     return next((e for e in ordered if e.kind == "table" and e.ref.file_id == anchor.ref.file_id
                  and 0 <= e.ref.line - anchor.ref.line <= TABLE_ROWS and _FAILED_ROW.search(e.text)), anchor)
-
-
-TABLE_ROWS = 64
 
 
 def _names_a_failure(ev: ErrorEvent) -> bool:

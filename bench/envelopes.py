@@ -3,7 +3,7 @@ engine gets right in a realistic envelope (a launcher prefix, a worker's logger,
 pytest's `E` column, CRLF) and judge it again. Prints, per envelope, how many still hold and the
 cases that moved. Dev cases only: the holdout is measured, never probed.
 
-    .venv/bin/python bench/envelopes.py [rank|worker|ray|vllm_err|quote|pytest|crlf|ansi ...]
+    .venv/bin/python bench/envelopes.py [rank|worker|ray|vllm_err|quote|pytest|crlf|ansi|nbsp ...]
 
 `vllm_err` prints every line at ERROR (as a worker logs a caught failure), so lines that were INFO
 become error lines: a few cases move for that reason alone, and are not defects.
@@ -43,7 +43,15 @@ ENVELOPES = {
     "crlf": "{}\r",
     # a terminal's colours kept in the file (Ray colours its prefix, vLLM its stage)
     "ansi": "\x1b[36m(RayWorkerWrapper pid=91798, ip=10.0.0.2)\x1b[0m {}",
+    # a log copied from a web page: its indents became no-break spaces
+    "nbsp": "{nbsp}",
 }
+
+
+def _nbsp(line: str) -> str:
+    """The line with its leading spaces as no-break spaces (U+00A0)."""
+    body = line.lstrip(" ")
+    return "\u00a0" * (len(line) - len(body)) + body
 
 
 def wrapped(case: Path, dst: Path, envelope: str) -> bool:
@@ -55,8 +63,8 @@ def wrapped(case: Path, dst: Path, envelope: str) -> bool:
     for p in logs:
         lines = p.read_text(encoding="utf-8", errors="replace").split("\n")
         stamp = logger_stamp(lines)
-        (dst / p.name).write_text("\n".join(envelope.format(line, stamp=stamp) if line else line for line in lines),
-                                  encoding="utf-8")
+        (dst / p.name).write_text("\n".join(envelope.format(line, stamp=stamp, nbsp=_nbsp(line)) if line else line
+                                            for line in lines), encoding="utf-8")
     return True
 
 

@@ -3015,3 +3015,17 @@ def test_rays_notices_of_a_dead_worker_relay_its_failure(tmp_path):
                                                                         "unexpectedly before finishing this task.",
                                                                         "KeyError: 'actor_rollout_ref'")})
     assert "KeyError" in anchor_text(ws, d)
+
+
+def test_a_log_copied_from_a_web_page_keeps_its_indents(tmp_path):
+    """A forum or blog copy turns the indent of a traceback's lines into no-break spaces."""
+    nb = "\u00a0"
+    log = ("Traceback (most recent call last):\n"
+           f'{nb * 2}File "train.py", line 9, in <module>\n'
+           f"{nb * 4}var = next(v for v in var.values())\n"
+           "StopIteration\n")
+    ws, d = diagnose(tmp_path, {"forum.log": log})
+    assert "StopIteration" in anchor_text(ws, d)
+    # look-alike: a no-break space inside a line's words makes no indent of it
+    ws, d = diagnose(tmp_path / "b", {"run.log": f"step{nb}120 done\n"})
+    assert d.anchor is None

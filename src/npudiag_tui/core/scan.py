@@ -373,6 +373,8 @@ class SourceScan:
                 probe = _head(data, s, e)
                 if "\x1b" in probe[:64] or "^[" in probe[:64]:  # a terminal's colours kept in the file
                     probe = strip_colours(probe)
+                if probe[:1] == "\u00a0":  # a web page's indent (no-break spaces) is an indent
+                    probe = probe.replace("\u00a0", " ")
                 if j != i and own is not None and probe[:1] in ("[", "(") and other < INTERLEAVED_LINES:
                     ch = _channel(probe)
                     if ch is not None and ch != own:  # another rank's line, printed in between

@@ -253,11 +253,13 @@ def strip_colours(line: str) -> str:
 
 def clean(line: str) -> str:
     """Remove transport noise: ANSI colours (with or without ESC), CR-redrawn progress bars,
-    control characters and the envelopes a paste or a runner puts around a line."""
+    no-break spaces, control characters and the envelopes a paste or a runner puts around a line."""
     if "\r" in line:
         parts = [p for p in line.split("\r") if p.strip()]
         line = parts[-1] if parts else ""
     line = strip_colours(line)
+    if "\u00a0" in line:  # a log copied from a web page: its spaces became no-break spaces
+        line = line.replace("\u00a0", " ")
     if _CTRL.search(line):
         line = _CTRL.sub("", line)
     return unwrap(line)

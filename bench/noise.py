@@ -9,6 +9,8 @@ holdout is measured, never probed.
 - `victim`: a healthy rank's console (rank 7) that times out waiting on the failed one ten
   minutes after the case's last event (HCCL's notify wait, EI0002, under a synchronize failure
   and its ERR00100); without a stamp when the case has none;
+- `victim_watchdog`: the same rank as torch's HCCL watchdog reports it, thirty minutes later
+  (c10's stamps, the watchdog's timeout, the process taken down);
 - `victim_plog`: the same rank's plog instead, two minutes after the case's last dated event:
   HCCL's link set-up waiting on the failed peer (`wait socket establish timeout`);
 - `earlier_run`: an earlier run's failure (an out-of-memory a day before the case's first dated
@@ -23,8 +25,8 @@ holdout is measured, never probed.
 - `interleave`: the case's console as rank 0's, with a healthy rank 1's progress lines between
   every two of its lines, as torchrun prints several ranks into one stream.
 
-    .venv/bin/python bench/noise.py [top|near|victim|victim_plog|earlier_run|teardown|launcher|ray_died|
-                                     interleave]
+    .venv/bin/python bench/noise.py [top|near|victim|victim_watchdog|victim_plog|earlier_run|teardown|launcher|
+                                     ray_died|interleave]
 """
 
 from __future__ import annotations
@@ -84,6 +86,20 @@ AclrtSynchronizeDeviceWithTimeout, error code is 507048
 The Notify register has not received the Notify record from remote rank [3].base information: [streamID:[9], \
 taskID[21], taskType[Notify Wait], tag[AllReduce_10.0.0.1%enp189s0f0_60000_0_1764499321000000], AlgType(level \
 0-1-2):[fullmesh-ring-ring].] task information: [notify id:[0x0000000100000058], stage:[0], remote rank:[3]].
+"""
+
+
+# the same healthy rank as torch's watchdog reports it (c10's stamp: month*100+day, no year)
+VICTIM_WATCHDOG = """\
+[rank7]:[E{md} {hms}.123456789 ProcessGroupHCCL.cpp:1412] [Rank 7] Watchdog caught collective operation timeout: \
+WorkHCCL(SeqNum=5123, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800021 milliseconds before timing out.
+[rank7]:[E{md} {hms}.123456789 ProcessGroupHCCL.cpp:572] Some HCCL operations have failed or timed out. Due to the \
+asynchronous nature of ASCEND kernels, subsequent NPU operations might run on corrupted/incomplete data.
+[rank7]:[E{md} {hms}.123456789 ProcessGroupHCCL.cpp:578] To avoid data inconsistency, we are taking the entire \
+process down.
+terminate called after throwing an instance of 'std::runtime_error'
+  what():  [Rank 7] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=5123, OpType=ALLREDUCE, \
+Timeout(ms)=1800000) ran for 1800021 milliseconds before timing out.
 """
 
 
@@ -261,6 +277,15 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"plog-51234_{t.strftime('%Y%m%d%H%M%S')}000.log").write_text(
             VICTIM_PLOG.format(day=t.strftime("%Y-%m-%d"), hms=t.strftime("%H:%M:%S")), encoding="utf-8")
+        return True
+    if mode == "victim_watchdog":
+        last = last_time(case)
+        if last is None:  # c10 stamps are good to a second: nothing to place them against
+            return False
+        t = last + dt.timedelta(minutes=30)
+        shutil.copytree(case, dst)
+        (dst / "stdout_rank7.log").write_text(VICTIM_WATCHDOG.format(md=f"{t.month * 100 + t.day}",
+                                                                     hms=t.strftime("%H:%M:%S")), encoding="utf-8")
         return True
     if mode == "victim":
         shutil.copytree(case, dst)

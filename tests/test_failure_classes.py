@@ -3029,3 +3029,19 @@ def test_a_log_copied_from_a_web_page_keeps_its_indents(tmp_path):
     # look-alike: a no-break space inside a line's words makes no indent of it
     ws, d = diagnose(tmp_path / "b", {"run.log": f"step{nb}120 done\n"})
     assert d.anchor is None
+
+
+def test_a_glog_date_gives_its_year_to_another_files_yearless_stamps(tmp_path):
+    """xLLM's glog prints `F20251111 12:28:58…`; rank 7's torch watchdog (c10: `E1111`, no year)
+    times out thirty minutes later. Without the glog's year the watchdog took the file's
+    modification year and left the real failure a year behind it, stale."""
+    cause = ("F20251111 12:28:58.504206 214989 collective_service.cpp:37] Check failed: status == HCCL_SUCCESS "
+             "(4 vs. 0) HcclGetRootInfo failed\n")
+    victim = ("[rank7]:[E1111 12:58:58.123456789 ProcessGroupHCCL.cpp:1412] [Rank 7] Watchdog caught collective "
+              "operation timeout: WorkHCCL(SeqNum=5123, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800021 "
+              "milliseconds before timing out.\n")
+    ws, d = diagnose(tmp_path, {"xllm.log": cause, "rank7.log": victim})
+    assert "HcclGetRootInfo failed" in anchor_text(ws, d)
+    # look-alike: the watchdog with no other rank's failure in the inputs is what there is
+    ws, d = diagnose(tmp_path / "b", {"rank7.log": victim})
+    assert "Watchdog caught" in anchor_text(ws, d)

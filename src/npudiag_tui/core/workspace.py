@@ -217,7 +217,7 @@ YEAR_SNIFF_BYTES = 65536
 
 def _full_date_year(path: str) -> int | None:
     """The year of the first full-date stamp in the head of a file (TS6, torch_npu header,
-    Python logging), which year-less stamps of the same input (vLLM, c10) belong to."""
+    Python logging, glog), which year-less stamps of the same input (vLLM, c10) belong to."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(YEAR_SNIFF_BYTES)
@@ -226,15 +226,18 @@ def _full_date_year(path: str) -> int | None:
     m = _FULL_DATE.search(head)
     if m is None:
         return None
-    year = int(m.group(1))
+    y, mo, d = (g for g in m.groups() if g is not None)
+    year = int(y)
     try:
-        to_us(year, int(m.group(2)), int(m.group(3)))  # the one definition of a possible date
+        to_us(year, int(mo), int(d))  # the one definition of a possible date
     except ValueError:
         return None
     return year if 1990 <= year <= 2200 else None
 
 
-_FULL_DATE = re.compile(rb"(?<!\d)(\d{4})-(\d\d)-(\d\d)[- T]\d\d:\d\d:\d\d")
+# TS6, torch_npu's header, Python logging (`2025-11-11 12:28:58`), and glog's eight-digit date
+# (`F20251111 12:28:58.504206`: xLLM, Mooncake)
+_FULL_DATE = re.compile(rb"(?<!\d)(\d{4})-(\d\d)-(\d\d)[- T]\d\d:\d\d:\d\d|(?<![\w])[IWEF](\d{4})(\d\d)(\d\d) \d\d:\d\d:\d\d")
 
 
 def _year_hints(files: list[SourceFile]) -> list[int | None]:

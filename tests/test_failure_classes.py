@@ -3031,17 +3031,35 @@ def test_a_log_copied_from_a_web_page_keeps_its_indents(tmp_path):
     assert d.anchor is None
 
 
+def _watchdog_rank7(c10_stamp: str) -> str:
+    """A healthy rank's torch watchdog timeout (c10's stamp: month*100+day, no year)."""
+    return (f"[rank7]:[{c10_stamp}.123456789 ProcessGroupHCCL.cpp:1412] [Rank 7] Watchdog caught collective "
+            "operation timeout: WorkHCCL(SeqNum=5123, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800021 "
+            "milliseconds before timing out.\n")
+
+
 def test_a_glog_date_gives_its_year_to_another_files_yearless_stamps(tmp_path):
     """xLLM's glog prints `F20251111 12:28:58…`; rank 7's torch watchdog (c10: `E1111`, no year)
     times out thirty minutes later. Without the glog's year the watchdog took the file's
     modification year and left the real failure a year behind it, stale."""
     cause = ("F20251111 12:28:58.504206 214989 collective_service.cpp:37] Check failed: status == HCCL_SUCCESS "
              "(4 vs. 0) HcclGetRootInfo failed\n")
-    victim = ("[rank7]:[E1111 12:58:58.123456789 ProcessGroupHCCL.cpp:1412] [Rank 7] Watchdog caught collective "
-              "operation timeout: WorkHCCL(SeqNum=5123, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800021 "
-              "milliseconds before timing out.\n")
+    victim = _watchdog_rank7("E1111 12:58:58")
     ws, d = diagnose(tmp_path, {"xllm.log": cause, "rank7.log": victim})
     assert "HcclGetRootInfo failed" in anchor_text(ws, d)
     # look-alike: the watchdog with no other rank's failure in the inputs is what there is
     ws, d = diagnose(tmp_path / "b", {"rank7.log": victim})
+    assert "Watchdog caught" in anchor_text(ws, d)
+
+
+def test_a_crash_headers_epoch_gives_its_year_to_another_files_yearless_stamps(tmp_path):
+    """A Ray worker's crash header carries the only date (epoch seconds); rank 7's watchdog
+    (c10: no year) must not take the file's modification year and leave the crash stale."""
+    crash = ("(IntegratedWorker pid=2105, ip=172.16.6.47) *** SIGSEGV received at time=1752458717 on cpu 103 ***\n"
+             "(IntegratedWorker pid=2105, ip=172.16.6.47) PC: @     0xfffe7b2c8a30  (unknown)  list_extend\n")
+    victim = _watchdog_rank7("E714 02:35:17")
+    ws, d = diagnose(tmp_path, {"worker.log": crash, "rank7.log": victim})
+    assert "SIGSEGV" in anchor_text(ws, d)
+    # look-alike: an epoch that is no crash header's (a counter) dates nothing
+    ws, d = diagnose(tmp_path / "b", {"worker.log": "processed 1752458717 tokens\n", "rank7.log": victim})
     assert "Watchdog caught" in anchor_text(ws, d)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from npudiag_tui.core.discover import Discovery, discover, source_label
-from npudiag_tui.core.formats.timestamps import to_us, year_of
+from npudiag_tui.core.formats.timestamps import EPOCH_MARK, to_us, year_of
 from npudiag_tui.core.index import Chunk, FileIndex, IndexState, UnreadableFile
 from npudiag_tui.core.model import Diagnosis, Source, SourceFile, Stream
 from npudiag_tui.core.ranks import resolve_ranks
@@ -225,7 +226,12 @@ def _full_date_year(path: str) -> int | None:
         return None
     m = _FULL_DATE.search(head)
     if m is None:
-        return None
+        # a crash header's epoch seconds (`*** SIGSEGV received at time=1752458717 ***`) date it too
+        epoch = _EPOCH_SECONDS.search(head)
+        if epoch is None:
+            return None
+        year = time.gmtime(int(epoch.group(1))).tm_year
+        return year if 1990 <= year <= 2200 else None
     y, mo, d = (g for g in m.groups() if g is not None)
     year = int(y)
     try:
@@ -237,6 +243,7 @@ def _full_date_year(path: str) -> int | None:
 
 # TS6, torch_npu's header, Python logging (`2025-11-11 12:28:58`), and glog's eight-digit date
 # (`F20251111 12:28:58.504206`: xLLM, Mooncake)
+_EPOCH_SECONDS = re.compile(EPOCH_MARK.encode("ascii") + rb"(\d{9,11})\b")
 _FULL_DATE = re.compile(rb"(?<!\d)(\d{4})-(\d\d)-(\d\d)[- T]\d\d:\d\d:\d\d|(?<![\w])[IWEF](\d{4})(\d\d)(\d\d) \d\d:\d\d:\d\d")
 
 
@@ -244,8 +251,6 @@ def _year_hints(files: list[SourceFile]) -> list[int | None]:
     """Year for stamps that lack one, per file: the file's own full-date stamps (or its CANN file
     name), else the most common of the other files' years, else the file's modification time (the
     copy time for a log from a bug report: last)."""
-    import os
-    import time
     from collections import Counter
 
     # a CANN file's own stamps carry their year and its name gives it: read the others' heads only

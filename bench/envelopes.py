@@ -14,6 +14,7 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -72,19 +73,25 @@ def main() -> None:
     names = sys.argv[1:] or list(ENVELOPES)
     good = [c for c in corpus_dirs("dev") if (r := judge(c))["anchor"] and r["category"]]
     for name in names:
-        moved, n = [], 0
-        for case in good:
-            with tempfile.TemporaryDirectory() as td:
-                dst = Path(td) / case.name
-                if not wrapped(case, dst, ENVELOPES[name]):
-                    continue
-                n += 1
-                r = judge(dst)
-                if not (r["anchor"] and r["category"]) or r["cascade"]:
-                    moved.append(f"{case.name}: {r['got'][:150]}")
-        print(f"{name}: {n - len(moved)}/{n} hold")
-        for m in moved:
-            print("   ", m)
+        report_moves(name, good, lambda case, dst, name=name: wrapped(case, dst, ENVELOPES[name]))
+
+
+def report_moves(name: str, good: list[Path], change: Callable[[Path, Path], bool]) -> None:
+    """Judge each case again after `change(case, copy)` (False: nothing to change in it) and
+    print how many still hold and the ones that moved."""
+    moved, n = [], 0
+    for case in good:
+        with tempfile.TemporaryDirectory() as td:
+            dst = Path(td) / case.name
+            if not change(case, dst):
+                continue
+            n += 1
+            r = judge(dst)
+            if not (r["anchor"] and r["category"]) or r["cascade"]:
+                moved.append(f"{case.name}: {r['got'][:150]}")
+    print(f"{name}: {n - len(moved)}/{n} hold")
+    for m in moved:
+        print("   ", m)
 
 
 if __name__ == "__main__":

@@ -35,14 +35,13 @@ import datetime as dt
 import json
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from conftest import corpus_dirs  # noqa: E402
 from test_conformance import judge  # noqa: E402
-from envelopes import logger_stamp  # noqa: E402
+from envelopes import logger_stamp, report_moves  # noqa: E402
 
 from npudiag_tui.core.workspace import Workspace  # noqa: E402
 
@@ -318,19 +317,7 @@ def noised(case: Path, dst: Path, mode: str) -> bool:
 def main() -> None:
     mode = (sys.argv[1:] or ["top"])[0]
     good = [c for c in corpus_dirs("dev") if (r := judge(c))["anchor"] and r["category"]]
-    moved, n = [], 0
-    for case in good:
-        with tempfile.TemporaryDirectory() as td:
-            dst = Path(td) / case.name
-            if not noised(case, dst, mode):
-                continue
-            n += 1
-            r = judge(dst)
-            if not (r["anchor"] and r["category"]) or r["cascade"]:
-                moved.append(f"{case.name}: {r['got'][:150]}")
-    print(f"{mode}: {n - len(moved)}/{n} hold")
-    for m in moved:
-        print("   ", m)
+    report_moves(mode, good, lambda case, dst: noised(case, dst, mode))
 
 
 if __name__ == "__main__":

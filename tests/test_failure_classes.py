@@ -3040,8 +3040,7 @@ def _watchdog_rank7(c10_stamp: str) -> str:
 
 def test_a_glog_date_gives_its_year_to_another_files_yearless_stamps(tmp_path):
     """xLLM's glog prints `F20251111 12:28:58…`; rank 7's torch watchdog (c10: `E1111`, no year)
-    times out thirty minutes later. Without the glog's year the watchdog took the file's
-    modification year and left the real failure a year behind it, stale."""
+    times out thirty minutes later, in the glog's year, not its file's modification year."""
     cause = ("F20251111 12:28:58.504206 214989 collective_service.cpp:37] Check failed: status == HCCL_SUCCESS "
              "(4 vs. 0) HcclGetRootInfo failed\n")
     victim = _watchdog_rank7("E1111 12:58:58")

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, OFFLINE_CONVERSION,
                                             is_build_line)
-from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, OP_CHECK_SOURCE, SO_LOAD_FAILED, clean,
-                                              strip_prefixes)
+from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, OP_CHECK_SOURCE, RELEASES_DIFFER,
+                                              SO_LOAD_FAILED, clean, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
@@ -79,7 +79,7 @@ _ENV_TEXT = re.compile(
     r"[Bb]inary register fail|"
     # two installed parts of different releases (`The opp version of the model does not match the
     # current opp run package`), or a build tool of another major version than the sources expect
-    r"\bversion\b.{0,80}\b(?:does not|doesn't|do not) match\b|\(cmake_minimum_required\)|"
+    + RELEASES_DIFFER + r"|\(cmake_minimum_required\)|"
     r"\bCompatibility with CMake < [\d.]+ has been removed\b|"
     # the files or folders the job needs are not the user's to use (a toolkit installed by root)
     r"\bPermission denied\b|\bdoes not belong to (?:you|the current user)\b|\b[Pp]ath\b.{0,40}\binsecure\b|"

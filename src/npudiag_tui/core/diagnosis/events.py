@@ -185,7 +185,7 @@ _HOST_LIMIT = re.compile(C.HOST_LIMIT)
 _RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
 _PARENT_GONE = re.compile(r"\bmain process disappeared\b")
 _CORRUPTION_SEEN = re.compile(r"(?i)(?<!\bno )\bcorruption detected\b")
-_RELEASES_DIFFER = re.compile(r"\bversion\b.{0,120}\b(?:does not|doesn't|do not) match\b")
+_RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
 _REPORT_BOOKKEEPING = re.compile(r"\breport error module_(?:name|type)=\w+(?:, module_name=\w+)?\s*$")
 _DEVICE_ANSWERED = re.compile(r"(?i)\bdevice ?msg ?proc\b|\bdevice response\b|\bresponse from device\b|"
                               r"\bopen response\b|\bTsdOpen failed\b")

@@ -3062,3 +3062,78 @@ def test_a_crash_headers_epoch_gives_its_year_to_another_files_yearless_stamps(t
     # look-alike: an epoch that is no crash header's (a counter) dates nothing
     ws, d = diagnose(tmp_path / "b", {"worker.log": "processed 1752458717 tokens\n", "rank7.log": victim})
     assert "Watchdog caught" in anchor_text(ws, d)
+
+
+def test_a_compilation_error_at_a_position_is_explained_under_its_caret(tmp_path):
+    # Triton's CompilationError prints only where it failed (`at 3:4:`), the kernel's source
+    # lines and a caret; the error that stopped the compiler is the line under the caret
+    ws, d = diagnose(tmp_path, {"run.log":
+        "Traceback (most recent call last):\n"
+        '  File "/opt/triton/compiler/compiler.py", line 102, in make_ir\n'
+        "    return ast_to_ttir(self.fn, self, context=context, options=options)\n"
+        "triton.compiler.errors.CompilationError: at 3:4:\n"
+        "def scale_kernel(x_ptr, y_ptr, n):\n"
+        "    pid = tl.program_id(0)\n"
+        "    y = tl.load(x_ptr + pid).to(tl.float8e4nv)\n"
+        "    ^\n"
+        "ValueError(\"type fp8e4nv not supported in this architecture\")\n"})
+    assert anchor_text(ws, d).startswith('ValueError("type fp8e4nv not supported')
+    assert d.category == "compile"
+
+
+def test_lookalike_a_compilation_error_with_its_own_message_stays_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "Traceback (most recent call last):\n"
+        '  File "/opt/triton/compiler/compiler.py", line 102, in make_ir\n'
+        "    return ast_to_ttir(self.fn, self, context=context, options=options)\n"
+        "triton.compiler.errors.CompilationError: unsupported pointer type in scale_kernel\n"
+        "step 3 done\n"})
+    assert anchor_text(ws, d).startswith("triton.compiler.errors.CompilationError: unsupported pointer type")
+
+
+def test_an_invalid_environment_variable_is_the_set_up(tmp_path):
+    # CANN's templates for a variable whose value fails a check (E20002, E19024, EE2002, EZ1002
+    # and others) name the variable: whichever family reports it, the set-up is wrong
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+        "E20002: Value [/opt/Ascend/nnrt/opp/] for environment variable [ASCEND_OPP_PATH] is invalid when load "
+        "buildin op store.\n"
+        "        TraceBack (most recent call last):\n"
+        "        OpsManager initialize failed.[FUNC:InnerInitialize][FILE:gelib.cc][LINE:177]\n"})
+    assert "for environment variable [ASCEND_OPP_PATH] is invalid" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_an_invalid_parameter_in_the_same_family_stays_compile(tmp_path):
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+        "E20001: Operator [trans_TransData_3] compilation failed. Optype is [TransData].\n"
+        "        TraceBack (most recent call last):\n"
+        "        Compile op failed.[FUNC:CompileOp][FILE:fe_util.cc][LINE:77]\n"})
+    assert d.category == "compile"
+
+
+def test_a_detail_its_own_traceback_ends_with_is_the_outer_layer(tmp_path):
+    # the head says what the last layer said (`MatMulV3 LaunchAicore failed.`) and its TraceBack
+    # lists every layer down to it: the first entry is where the chain started
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank0]: RuntimeError: call aclnnMatmul failed, detail:EZ1001: [PID: 51] 2026-03-11-10:00:01.100.200 "
+        "MatMulV3 LaunchAicore failed.\n"
+        "[rank0]:         TraceBack (most recent call last):\n"
+        "[rank0]:         k dim 7 of x1 is not aligned to 16[FUNC:CheckShape][FILE:matmul_v3_tiling.cpp][LINE:210]\n"
+        "[rank0]:         Tiling failed\n"
+        "[rank0]:         Kernel GetWorkspace failed. opType: 12\n"
+        "[rank0]:         MatMulV3 LaunchAicore failed.\n"})
+    assert "k dim 7 of x1 is not aligned to 16" in anchor_text(ws, d)
+    assert d.category == "operator"
+
+
+def test_lookalike_a_specific_detail_over_its_layers_stays_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank0]: RuntimeError: call aclnnMatmul failed, detail:EZ1001: [PID: 51] 2026-03-11-10:00:01.100.200 "
+        "k dim 7 of x1 is not aligned to 16.\n"
+        "[rank0]:         TraceBack (most recent call last):\n"
+        "[rank0]:         Tiling failed\n"
+        "[rank0]:         Kernel GetWorkspace failed. opType: 12\n"
+        "[rank0]:         MatMulV3 LaunchAicore failed.\n"})
+    assert "detail:EZ1001: [PID: 51] 2026-03-11-10:00:01.100.200 k dim 7" in anchor_text(ws, d)

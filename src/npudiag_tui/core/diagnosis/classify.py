@@ -47,6 +47,9 @@ _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.(?:ba)?sh\b|"
     r"\bcustom OPP\b|\bOPP_PATH\b|"  # the operator package (a vendor's custom one too) not installed or not found
+    # CANN's templates for a variable whose value fails its check or that is missing (`Value [x] for
+    # environment variable [ASCEND_OPP_PATH] is invalid`, `Environment variable [X] is not set`)
+    r"\b[Ee]nvironment variable \[?[\w.-]+\]? (?:is (?:invalid|not (?:set|configured))|must be)\b|"
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"
@@ -132,7 +135,7 @@ _MEM_TEXT = re.compile(r"(?i:out of memory)|OutOfMemory|\bOOM\b|[Mm]emory alloca
                        r"\bmemory alloc(?:ation)? error\b")  # the runtime's `DevMalloc:dev memory alloc error`
 _COMPILE_TEXT = re.compile(
     r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|"
-    r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
+    r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation(?:Error)?)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
     r"\b[Rr]un pass\b|"  # a compiler's pass manager (`Run pass [ExpandFunction] failed.`)
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics

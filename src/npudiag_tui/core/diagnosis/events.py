@@ -22,7 +22,7 @@ from npudiag_tui.core.formats.timestamps import EPOCH_MARK, find_stamp, ts6_to_u
 from npudiag_tui.core.index import FileIndex, UnreadableFile
 from npudiag_tui.core.model import ErrorEvent, EventKind, Level, LineRef, Source, Stream
 from npudiag_tui.core.registry import lookup_numeric
-from npudiag_tui.core.scan import EMPTY_MESSAGE_LINES, LineHit
+from npudiag_tui.core.scan import EMPTY_MESSAGE_LINES, POSITION_MESSAGE, POSITION_MESSAGE_LINES, LineHit
 from npudiag_tui.core.timemodel import TimeModel
 
 K = EventKind
@@ -669,6 +669,9 @@ class EventBuilder:
                     if _introduces_its_message(ev, text):
                         state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
                         state.message_level = pre.level
+                        state.caret_first = _position_only(ev, text)
+                        if state.caret_first:
+                            state.message_lines = POSITION_MESSAGE_LINES
         self.fed += len(hits)
         if hits:
             self.last_hit = hits[-1]
@@ -688,6 +691,7 @@ class EventBuilder:
         _statement_errors_follow_its_first(events)
         _nested_reports_name_their_cause_last(events)
         _json_record_cause(events, self.times.indexes)
+        _head_restated_by_its_traceback(events, self.times.indexes)
         _advice_lists(events)
         _mpi_error_stack(events)
         _ignored_exceptions(events)
@@ -756,6 +760,7 @@ class _Channel:
     message_of: ErrorEvent | None = None  # an exception printed with an empty first line
     message_lines: int = 0  # how many more lines may still hold its message
     message_level: str | None = None  # the logger level the exception was printed under
+    caret_first: bool = False  # its message follows a source excerpt and its caret row
     after_py_frame: bool = False  # the last line was a Python traceback frame (`  File "…", line N`)
     py_traceback_indent: int | None = None  # inside a Python traceback whose header had this indent
     in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
@@ -837,9 +842,18 @@ def _introduces_its_message(ev: ErrorEvent, text: str) -> bool:
     body = text.strip()
     if ev.kind == K.EXCEPTION:
         exc = C.EXCEPTION_RE.match(body)
-        return exc is not None and not exc.group(2).strip()
+        return exc is not None and (not exc.group(2).strip() or _position_only(ev, text))
     return ev.kind == K.LOG_ERROR and body.endswith(":") and (
         ": " not in body.rstrip(": \t") or _EMPTY_EXCEPTION_TAIL.search(body) is not None)
+
+
+def _position_only(ev: ErrorEvent, text: str) -> bool:
+    """An exception whose message is only the place it failed (`CompilationError: at 3:4:`)."""
+    exc = C.EXCEPTION_RE.match(text.strip()) if ev.kind == K.EXCEPTION else None
+    return exc is not None and POSITION_MESSAGE.fullmatch(exc.group(2).strip()) is not None
+
+
+_CARET_ROW = re.compile(r"^\s*\^[\^~]*\s*$")
 
 
 def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool, level: str | None) -> bool:
@@ -854,6 +868,10 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
     state.message_lines -= 1
     if kind == K.WRAPPER and contiguous and _INTRODUCES.search(text):
         return False  # a header that introduces the message: keep waiting for it
+    if state.caret_first and contiguous and state.message_lines >= 0 and not logged:
+        # the kernel's source lines, then the caret row under the place: the message is next
+        state.caret_first = _CARET_ROW.match(text) is None
+        return False
     if not contiguous or state.message_lines < 0 or kind not in (K.CONTEXT, K.LOG_ERROR) or logged:
         state.message_of = None  # a shape of its own, a logger's line (or nothing) follows: as usual
         return False
@@ -1340,6 +1358,38 @@ def _json_record_cause(events: list[ErrorEvent], indexes: list[FileIndex]) -> No
                 ev.anchor_line = LineRef(ev.ref.file_id, first + k)
                 ev.detail = m.group(1).decode("utf-8", "replace")
                 break
+
+
+def _layer_words(text: str) -> str:
+    """A CANN message line's words without prefixes, the error manager's tail and end punctuation."""
+    body = C.strip_prefixes(C.clean(text))[0]
+    return C.MANAGER_TAIL.sub("", body).strip().rstrip(".!").strip()
+
+
+def _head_restated_by_its_traceback(events: list[ErrorEvent], indexes: list[FileIndex]) -> None:
+    """A detail whose own TraceBack ends with the same words is the outermost layer of a chain
+    (`PromptFlashAttention LaunchAicore failed.` over `Tiling failed` over the check that
+    refused): the TraceBack lists the layers from the first, which says why."""
+    for ev in events:
+        if ev.kind != K.CANN_DETAIL or ev.anchor_line is not None or len(ev.lines) < 4 or not ev.detail:
+            continue
+        refs = [r for r in ev.lines if r.file_id == ev.ref.file_id]
+        first, last = refs[0].line, refs[-1].line
+        if last - first > 64:
+            continue
+        try:
+            raws = indexes[ev.ref.file_id].raw_lines(first, last - first + 1)
+        except (UnreadableFile, IndexError):
+            continue
+        texts = {r.line: raws[r.line - first][:MAX_GRAMMAR_CHARS].decode("utf-8", "replace") for r in refs}
+        at = next((k for k, r in enumerate(refs) if C.CANN_TRACEBACK_RE.match(C.strip_prefixes(C.clean(texts[r.line]))[0])),
+                  None)
+        entries = [r for r in refs[at + 1:] if _layer_words(texts[r.line])] if at is not None else []
+        head = _layer_words(_detail_message(ev.detail))
+        if len(entries) < 2 or not head or _layer_words(texts[entries[-1].line]) != head:
+            continue
+        ev.anchor_line = entries[0]
+        ev.detail = C.strip_prefixes(C.clean(texts[entries[0].line]))[0].strip()
 
 
 _THROWN = re.compile(r"terminate called after throwing")

@@ -3137,3 +3137,25 @@ def test_lookalike_a_specific_detail_over_its_layers_stays_the_anchor(tmp_path):
         "[rank0]:         Kernel GetWorkspace failed. opType: 12\n"
         "[rank0]:         MatMulV3 LaunchAicore failed.\n"})
     assert "detail:EZ1001: [PID: 51] 2026-03-11-10:00:01.100.200 k dim 7" in anchor_text(ws, d)
+
+
+def test_a_shells_killed_notice_alone_is_the_anchor(tmp_path):
+    # the shell's notice that its child died of SIGKILL (the OOM killer, an operator's kill):
+    # with nothing failed before it, the log does hold an error, and no code says why
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "Start to parse ranktable file\n"
+        "Finished parsing ranktable file.\n"
+        "./start.sh: line 12: 48211 Killed                  ./bin/mindieservice_daemon\n"})
+    assert "48211 Killed" in anchor_text(ws, d)
+    assert d.category == "unknown"
+    assert "killed (SIGKILL)" in d.root_cause
+    assert any("dmesg" in a.action for a in d.next_actions)
+
+
+def test_lookalike_a_killed_notice_after_an_error_is_its_consequence(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.00 GiB total capacity)\n"
+        + "".join(f"step {i} waiting\n" for i in range(120))
+        + "Killed\n"
+        "the job killed its workers\n"})
+    assert anchor_text(ws, d).startswith("RuntimeError: NPU out of memory")

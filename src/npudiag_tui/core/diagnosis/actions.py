@@ -8,6 +8,7 @@ and to show the same advice in the TUI and the JSON report. Text is the product'
 from __future__ import annotations
 
 from ..model import NextAction, Situation
+from .classify import killed_notice
 
 MAX_ACTIONS = 5
 CAPTURE_CODES = range(107025, 107041)  # aclError graph-capture family
@@ -243,6 +244,8 @@ def _record_versions(what: str) -> NextAction:
 
 
 def _unknown(s: Situation) -> list[NextAction]:
+    if killed_notice(s.text):
+        return _killed(s)
     if not s.crashed:
         return _unclassified(s)
     return [
@@ -253,6 +256,24 @@ def _unknown(s: Situation) -> list[NextAction]:
         ),
         _record_versions("crash"),
         _launch_blocking(s),
+    ]
+
+
+def _killed(s: Situation) -> list[NextAction]:
+    """Killed with nothing failed before it: who killed it, and why, is outside the job's logs."""
+    return [
+        NextAction(
+            action="Look for the kernel's out-of-memory killer on that host: "
+            "`dmesg -T | grep -i -E 'killed process|out of memory'`, and `free -g` while the job loads",
+            why="A process killed without an error of its own was most often killed by the kernel when host "
+            "memory ran out (weights are read into host memory before they reach the NPU).",
+        ),
+        NextAction(
+            action="Check the limits of what started it: the container's memory limit, the scheduler's job "
+            "time and memory limits, a watchdog that kills hung workers",
+            why="Without an OOM record the kill came from outside the process, and its sender logged why.",
+        ),
+        _record_versions("failure"),
     ]
 
 

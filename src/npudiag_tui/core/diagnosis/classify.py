@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from npudiag_tui.core.formats.codes import is_inner_code
 from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, OFFLINE_CONVERSION,
                                             is_build_line)
-from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, OP_CHECK_SOURCE, RELEASES_DIFFER,
+from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, RELEASES_DIFFER,
                                               SO_LOAD_FAILED, clean, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
@@ -392,7 +392,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     # noise is no part of the event, and the notices of a death that followed it say nothing of it
     group = [e for e in (group or []) if e is not anchor and not e.benign and e.kind != K.ABORT]
     body = message_body(anchor.detail or anchor.text)
-    if _CRASH_TEXT.search(body.strip()):
+    if _CRASH_TEXT.search(body.strip()) or killed_notice(anchor.text):
         return "unknown"
     shaped = _shape(anchor, body)
     if shaped:
@@ -471,6 +471,11 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.search(e.text) for e in group):
         return "compile"  # a build stopped, or a compiler summed up the errors it printed (clang)
     return "unknown"
+
+
+def killed_notice(text: str) -> bool:
+    """Whether a line is a shell's notice that its child was killed (`KILLED_NOTICE`)."""
+    return KILLED_NOTICE.match(message_body(text).strip()) is not None
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a live re-diagnosis asks again for every event of the storm

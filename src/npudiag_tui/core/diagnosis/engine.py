@@ -11,7 +11,7 @@ import re
 from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
-from npudiag_tui.core.diagnosis.classify import building, classify, compile_stage, crashed, route
+from npudiag_tui.core.diagnosis.classify import building, classify, compile_stage, crashed, killed_notice, route
 from npudiag_tui.core.diagnosis.events import EventBuilder, build_events
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
@@ -529,6 +529,10 @@ _CAUSE = {
     "environment": "The software environment is incomplete or mismatched (libraries, packages, versions).",
     "unknown": "The process crashed without a CANN error code; the backtrace is the only evidence.",
 }
+# a shell's SIGKILL notice with nothing failed before it
+_KILLED_CAUSE = ("The process was killed (SIGKILL) with nothing failed before it: most often the kernel's "
+                 "out-of-memory killer when host memory ran out, else a kill from outside (a scheduler's limit, "
+                 "a watchdog, a user).")
 # an unclassified error with no crash evidence: nothing says the process died
 _UNCLASSIFIED_CAUSE = ("An error line without a CANN code or a subsystem the rules recognise; "
                        "the lines logged just before it tell what the process was doing.")
@@ -594,6 +598,8 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     cause = _CAUSE.get(anchor.category, "")
     if anchor.category == "unknown" and not did_crash:
         cause = _UNCLASSIFIED_CAUSE
+    if killed_notice(anchor.text):
+        cause = _KILLED_CAUSE
     if anchor.kind == "timeout":
         remote = (anchor.remote_rank if anchor.remote_rank is not None else anchor.suspect_rank)
         cause = ("The earliest failure is a communication timeout" +

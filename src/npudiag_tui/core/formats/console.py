@@ -112,6 +112,10 @@ C10_FRAME_RE = re.compile(r"^frame #\d+: ")
 # [0x7f0c35235aa4]`, `libhcomm.so(_ZN4Hccl…+0xc2) [0x7f…]`), in a plog line or alone: a code
 # location under an error, not an error of its own
 NATIVE_FRAME_RE = re.compile(r"^\s*(?:\S*/)?[\w.+-]+\.so(?:\.\d+)*\([^()\s]*\) ?\[0x[0-9a-fA-F]+\]\s*$")
+# a shell's notice that its child died of SIGKILL (the OOM killer, a kill -9): bash prints `Killed`
+# for a foreground job, `./run.sh: line 12: 48211 Killed   cmd` from a script, `[1]+  Killed   cmd`
+# for a background job. A death without a code, and the consequence of any failure before it.
+KILLED_NOTICE = re.compile(r"^(?:Killed|.{0,300}: line \d+: +\d+ Killed\b.*|\[\d+\][+-]? +Killed\b.*)$")
 # glibc's allocator aborting the process on a corrupted heap: the crash's own reason (the
 # `Aborted (core dumped)` after it only reports the signal)
 HEAP_CORRUPTION = re.compile(r"double free or corruption|\b(?:free|realloc)\(\): invalid (?:pointer|size|next size)|"

@@ -3159,3 +3159,22 @@ def test_lookalike_a_killed_notice_after_an_error_is_its_consequence(tmp_path):
         + "Killed\n"
         "the job killed its workers\n"})
     assert anchor_text(ws, d).startswith("RuntimeError: NPU out of memory")
+
+
+def test_a_setting_a_checker_does_not_allow_is_the_cause_of_the_kill(tmp_path):
+    # a service's configuration check, printed without a level (`npuDeviceID does not allow
+    # repetitive element`), before the daemon is killed: the check is the cause, the kill its end
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "Finished parsing ranktable file.\n"
+        "Update worldSize and npuDeviceIds of backend config successfully for Multi Nodes Inference.\n"
+        "worldSize does not allow a value above 64\n"
+        "Killed\n"})
+    assert anchor_text(ws, d) == "worldSize does not allow a value above 64"
+    assert d.category == "environment"
+
+
+def test_lookalike_prose_that_does_not_allow_something_is_no_error(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "Note: this model does not allow a batch above 8, batch set to 8\n"
+        "step 1 done\n"})
+    assert d.anchor is None

@@ -58,6 +58,7 @@ _CONSOLE_KEYS = (
     "未找到命令",  # a shell in a Chinese locale: `bash: orted: 未找到命令` (command not found)
     "return err",  # a tool's call status (hccl_test: `hccl interface return err …, retcode: 7`)
     "not found in",  # a tool not found where a service looks (`npu-smi not found in [...]`, Go's exec)
+    "does not allow",  # a configuration checker refusing a setting (formats.console.SETTING_REFUSED)
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # an exception printed with an empty first line: its message is the lines after it, which may

@@ -50,6 +50,7 @@ _ENV_TEXT = re.compile(
     # CANN's templates for a variable whose value fails its check or that is missing (`Value [x] for
     # environment variable [ASCEND_OPP_PATH] is invalid`, `Environment variable [X] is not set`)
     r"\b[Ee]nvironment variable \[?[\w.-]+\]? (?:is (?:invalid|not (?:set|configured))|must be)\b|"
+    r"^[A-Za-z_][\w.]{0,60} does not allow\b|"  # a configuration checker refusing a setting (SETTING_REFUSED)
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"

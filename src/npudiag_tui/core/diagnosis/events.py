@@ -199,9 +199,6 @@ _REMOTE_RANK = re.compile(r"remote rank:? ?\[(\d+)\]")
 _CRIMER = re.compile(r"crimer rank\[([^\]]*)\]")
 _OPNAME = re.compile(r"OpName:\[([^\]]+)\]|call (aclnn\w+) failed|op type is (\w+)|Failed to compile Op \[?(\w+)|"
                      r"operator name is (\w+)|function error: (\w+), error code")
-# A configuration value rejected by a checker, printed without a level (`Input device_ip [...] is
-# invalid`, `Parameter X is invalid in ranktable file`)
-_INVALID_SETTING = re.compile(r"^(?:Input|Parameter|Param|Config|Argument)\b.{0,80}\bis invalid\b")
 
 
 def _own_time(text: str, year_hint: int | None) -> int | None:
@@ -516,7 +513,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         # loggers that print a caught traceback line by line at ERROR (vLLM workers) also print
         # its indented source lines and caret rows: the level is the logger's, not the line's
         return K.CONTEXT, Level.ERROR, info
-    if (logger_level in ("ERROR", "CRITICAL") or _INVALID_SETTING.match(stripped)
+    if (logger_level in ("ERROR", "CRITICAL") or C.SETTING_REFUSED.match(stripped)
             or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b", stripped)):
         codes = string_codes(stripped)
         if codes and not all(is_inner_code(c) for c in codes):

@@ -112,6 +112,11 @@ C10_FRAME_RE = re.compile(r"^frame #\d+: ")
 # [0x7f0c35235aa4]`, `libhcomm.so(_ZN4Hccl…+0xc2) [0x7f…]`), in a plog line or alone: a code
 # location under an error, not an error of its own
 NATIVE_FRAME_RE = re.compile(r"^\s*(?:\S*/)?[\w.+-]+\.so(?:\.\d+)*\([^()\s]*\) ?\[0x[0-9a-fA-F]+\]\s*$")
+# a configuration checker refusing a setting, printed without a level: `Input device_ip [x] is
+# invalid`, `Parameter rank_id is invalid in ranktable file`, `npuDeviceID does not allow
+# repetitive element` (the setting's name first, then the rule it breaks)
+SETTING_REFUSED = re.compile(r"^(?:(?:Input|Parameter|Param|Config|Argument)\b.{0,80}\bis invalid\b|"
+                             r"[A-Za-z_][\w.]{0,60} does not allow\b)")
 # a shell's notice that its child died of SIGKILL (the OOM killer, a kill -9): bash prints `Killed`
 # for a foreground job, `./run.sh: line 12: 48211 Killed   cmd` from a script, `[1]+  Killed   cmd`
 # for a background job. A death without a code, and the consequence of any failure before it.

@@ -3178,3 +3178,60 @@ def test_lookalike_prose_that_does_not_allow_something_is_no_error(tmp_path):
         "Note: this model does not allow a batch above 8, batch set to 8\n"
         "step 1 done\n"})
     assert d.anchor is None
+
+
+def test_a_spawned_processs_traceback_is_not_the_message_of_the_parents_exception(tmp_path):
+    # torch.multiprocessing's ProcessRaisedException prints no message of its own: the child's
+    # whole traceback follows, and the child's exception at its end is the error
+    ws, d = diagnose(tmp_path, {"run.log":
+        "Traceback (most recent call last):\n"
+        '  File "/opt/py/torch/multiprocessing/spawn.py", line 211, in join\n'
+        "    raise ProcessRaisedException(msg, error_index, failed_process.pid)\n"
+        "torch.multiprocessing.spawn.ProcessRaisedException:\n"
+        "\n"
+        "-- Process 3 terminated with the following error:\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/py/torch/multiprocessing/spawn.py", line 87, in _wrap\n'
+        "    fn(i, *args)\n"
+        '  File "/work/test_moe.py", line 40, in run_case\n'
+        "    out = layer.forward(x)\n"
+        "KeyError: 'expert_map'\n"})
+    assert anchor_text(ws, d) == "KeyError: 'expert_map'"
+
+
+def test_lookalike_an_exception_handled_into_another_stays_the_first(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "Traceback (most recent call last):\n"
+        '  File "/work/loader.py", line 3, in next_batch\n'
+        "    return next(self.it)\n"
+        "KeyError:\n"
+        "\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        '  File "/work/loader.py", line 5, in next_batch\n'
+        '    raise RuntimeError("no batch left")\n'
+        "RuntimeError: no batch left\n"})
+    assert anchor_text(ws, d) == "KeyError:"
+
+
+def test_an_invalid_argument_with_its_own_reason_is_the_detail(tmp_path):
+    # EE1001's template is `The argument is invalid.Reason: %s`: a reason that names the value
+    # refused (a SoC name, a device index) is the cause; its TraceBack lists the calls above it
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+        "EE1001: The argument is invalid.Reason: Soc version [Ascend310X9] is invalid\n"
+        "TraceBack (most recent call last):\n"
+        "Call rtSetSocVersion(it->second.c_str()) fail, ret: 0x1A1F8[FUNC:SetRTSocVersion][FILE:gelib.cc][LINE:278]\n"
+        "SetRTSocVersion failed.[FUNC:Initialize][FILE:gelib.cc][LINE:72]\n"})
+    assert "Soc version [Ascend310X9] is invalid" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_an_invalid_argument_whose_reason_is_a_failed_call_yields(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EE1001: [PID: 77] 2026-03-11-10:00:01.100.200 The argument is invalid.Reason: rtGetDevMsg execute failed, "
+        "reason=[context pointer null]\n"
+        "        TraceBack (most recent call last):\n"
+        "        TsdOpen failed. devId=1, tdt error=31[FUNC:PrintfTsdError][FILE:runtime.cc][LINE:1466]\n"})
+    assert "TsdOpen failed. devId=1" in anchor_text(ws, d)

@@ -85,7 +85,11 @@ _CALL_STATUS = re.compile(r"^(?:\w+::)*[A-Za-z_]\w*\([^()]{0,200}\),? error code
 # a detail that only says the call's arguments or context were wrong, or that fetching the error
 # message itself failed: the block's deeper lines (a driver call, a device exception) explain it
 _GENERIC_DETAIL = re.compile(
-    r"[Tt]he argument is invalid|context is a null pointer|[Cc]heck param failed|rtGetDevMsg|"
+    # EE1001's `The argument is invalid.Reason: %s` is generic when its reason is a runtime call
+    # that failed (or none): a reason naming the value refused (`Soc version [X] is invalid`) is
+    # the cause
+    r"[Tt]he argument is invalid(?!\.?\s*Reason:\s*(?!rt\w+ execut|.{0,80}(?:null pointer|not support|pointer null)))|"
+    r"context is a null pointer|[Cc]heck param failed|rtGetDevMsg|"
     r"can not be NULL|can not be null|^\[AIC_INFO\]|\bfor parameter \w+ is invalid"
 )
 # The runtime's report of a kernel that faulted on the device, by its stable fields (the task that
@@ -669,6 +673,7 @@ class EventBuilder:
                         state.message_of, state.message_lines = ev, EMPTY_MESSAGE_LINES
                         state.message_level = pre.level
                         state.caret_first = _position_only(ev, text)
+                        state.message_introduced = False
                         if state.caret_first:
                             state.message_lines = POSITION_MESSAGE_LINES
         self.fed += len(hits)
@@ -760,6 +765,7 @@ class _Channel:
     message_lines: int = 0  # how many more lines may still hold its message
     message_level: str | None = None  # the logger level the exception was printed under
     caret_first: bool = False  # its message follows a source excerpt and its caret row
+    message_introduced: bool = False  # a header introduced its message (`… with the following error:`)
     after_py_frame: bool = False  # the last line was a Python traceback frame (`  File "…", line N`)
     py_traceback_indent: int | None = None  # inside a Python traceback whose header had this indent
     in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
@@ -866,7 +872,16 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
     logged = level is not None and level != state.message_level
     state.message_lines -= 1
     if kind == K.WRAPPER and contiguous and _INTRODUCES.search(text):
+        state.message_introduced = True
         return False  # a header that introduces the message: keep waiting for it
+    if C.TRACEBACK_RE.match(text.strip()) or C.FRAME_RE.match(text):
+        # a traceback is no message line: introduced (`-- Process 8 terminated with the following
+        # error:`), it is another process's, which the exception only relays; the exception that
+        # ends it is an event of its own
+        if state.message_introduced:
+            header.kind = K.WRAPPER
+        state.message_of = None
+        return False
     if state.caret_first and contiguous and state.message_lines >= 0 and not logged:
         # the kernel's source lines, then the caret row under the place: the message is next
         state.caret_first = _CARET_ROW.match(text) is None

@@ -3235,3 +3235,206 @@ def test_lookalike_an_invalid_argument_whose_reason_is_a_failed_call_yields(tmp_
         "        TraceBack (most recent call last):\n"
         "        TsdOpen failed. devId=1, tdt error=31[FUNC:PrintfTsdError][FILE:runtime.cc][LINE:1466]\n"})
     assert "TsdOpen failed. devId=1" in anchor_text(ws, d)
+
+
+def test_a_device_dump_of_the_task_a_detail_names_is_the_same_event(tmp_path):
+    # the device's dump (`EXCEPTION TASK:` … `stream id=56, … task id=3319`) carries the fault's
+    # device time, earlier than the host's record of it; the error manager's detail naming the
+    # same stream and task says what failed
+    ws, d = diagnose(tmp_path, {"infer.log":
+        "E39999: Inner Error!\n"
+        "E39999: 2026-05-21-12:06:49.978.985 An exception occurred during AICPU execution, stream_id:56, task_id:3319, "
+        "errcode:21008, msg:inner error[FUNC:ProcessAicpuErrorInfo][FILE:device_error_proc.cc][LINE:712]\n"
+        "TraceBack (most recent call last):\n"
+        "Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:task_info.cc][LINE:1776]\n"
+        "\n"
+        "DEVICE[0] PID[308274]:\n"
+        "EXCEPTION TASK:\n"
+        "Exception info:TGID=2533077, model id=65535, stream id=56, stream phase=3, task id=3319, task type=aicpu "
+        "kernel, recently received task id=3323, recently send task id=3318, task phase=RUN\n"
+        "Message info[0]:aicpu=0,slot_id=0,report_mailbox_flag=0x5a5a5a5a,state=0x5210\n"
+        "Other info[0]:time=2026-05-21-12:06:49.250.837, function=proc_aicpu_task_done, line=970, error code=0x2a\n"
+        "RuntimeError: ACL stream synchronize failed, error code:507018\n"})
+    assert "An exception occurred during AICPU execution, stream_id:56, task_id:3319" in anchor_text(ws, d)
+
+
+def test_lookalike_a_device_dump_of_another_task_keeps_its_earlier_time(tmp_path):
+    ws, d = diagnose(tmp_path, {"infer.log":
+        "E39999: Inner Error!\n"
+        "E39999: 2026-05-21-12:06:49.978.985 An exception occurred during AICPU execution, stream_id:56, task_id:3319, "
+        "errcode:21008, msg:inner error[FUNC:ProcessAicpuErrorInfo][FILE:device_error_proc.cc][LINE:712]\n"
+        "\n"
+        "DEVICE[0] PID[308274]:\n"
+        "EXCEPTION TASK:\n"
+        "Exception info:TGID=2533077, model id=65535, stream id=12, stream phase=3, task id=80, task type=aicpu "
+        "kernel, recently received task id=81, recently send task id=79, task phase=RUN\n"
+        "Message info[0]:aicpu=0,slot_id=0,report_mailbox_flag=0x5a5a5a5a,state=0x5210\n"
+        "Other info[0]:time=2026-05-21-12:06:49.250.837, function=proc_aicpu_task_done, line=970, error code=0x2a\n"})
+    assert "stream id=12" in anchor_text(ws, d)
+
+
+def test_mindsporess_summary_over_its_ascend_error_message_relays_it(tmp_path):
+    # MindSpore prints its exception's summary first, then the sections it summarises: the
+    # CANN block under `- Ascend Error Message:` is the error
+    ws, d = diagnose(tmp_path, {"train.log":
+        "RuntimeError: Preprocess failed before run graph 1.\n"
+        "----------------------------------------------------\n"
+        "- Ascend Error Message:\n"
+        "----------------------------------------------------\n"
+        "EI9999: Inner Error!\n"
+        "EI9999 connected p2p timeout, timeout:600 s.local logicDevid:0,remote physic id:7\n"
+        "TraceBack (most recent call last):\n"
+        "----------------------------------------------------\n"
+        "- Framework Error Message: (For framework developers)\n"
+        "----------------------------------------------------\n"
+        "Distribute Task Failed,\n"})
+    assert "connected p2p timeout" in anchor_text(ws, d)
+    assert d.category == "communication"
+
+
+def test_lookalike_an_exception_without_the_section_stays_the_anchor(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "RuntimeError: Preprocess failed before run graph 1.\n"
+        "----------------------------------------------------\n"
+        "step 3 done\n"
+        "EI9999 connected p2p timeout, timeout:600 s.local logicDevid:0,remote physic id:7\n"})
+    assert anchor_text(ws, d).startswith("RuntimeError: Preprocess failed")
+
+
+def test_a_release_mismatch_warning_explains_a_workers_death(tmp_path):
+    # a server whose worker died at start-up, after the framework warned that two of its
+    # packages are of different releases: the worker died of the mismatch, nothing else is said
+    ws, d = diagnose(tmp_path, {"serving.log":
+        "[WARNING] SERVING(658:2814731,MainProcess):2026-05-31-07:56:57.170.12 [mindspore.py:59] MindSpore version "
+        "2.3.0 and MindSpore Serving version 2.0.2 are expected to be consistent. If not, there may be compatibility "
+        "problems.\n"
+        "Serving: Master server start success, listening on unix:unix_socket_files/serving_master_658\n"
+        "[ERROR] SERVING(658:2814731,MainProcess):2026-05-31-07:57:07.148.026 [mindspore_serving/server/_server.py:235] "
+        "Fail to start workers because of death of one worker\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/py/mindspore_serving/server/_server.py", line 237, in _listening_workers_when_startup\n'
+        '    raise RuntimeError("Fail to start workers because of death of one worker")\n'
+        "RuntimeError: Fail to start workers because of death of one worker\n"})
+    assert "are expected to be consistent" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_a_release_warning_before_a_workers_own_error_stays_a_warning(tmp_path):
+    ws, d = diagnose(tmp_path, {"serving.log":
+        "[WARNING] SERVING(658:2814731,MainProcess):2026-05-31-07:56:57.170.120 [mindspore.py:59] MindSpore version "
+        "2.3.0 and MindSpore Serving version 2.0.2 are expected to be consistent. If not, there may be compatibility "
+        "problems.\n"
+        "[ERROR] SERVING(659:2814732,Worker):2026-05-31-07:57:06.100.000 [worker.py:80] Load model failed: "
+        "/models/resnet50.mindir does not exist\n"
+        "[ERROR] SERVING(658:2814731,MainProcess):2026-05-31-07:57:07.148.026 [mindspore_serving/server/_server.py:235] "
+        "Fail to start workers because of death of one worker\n"})
+    assert "Load model failed" in anchor_text(ws, d)
+
+
+def test_a_kernel_assert_dumped_after_its_trap_explains_it(tmp_path):
+    # the exception dump prints the kernel's printf buffer after the runtime recorded the trap:
+    # the assertion in it says why the core trapped
+    def rt(ts: str, rest: str) -> str:
+        return plog("ERROR", "RUNTIME", 7, ts, rest)
+    text = (rt("10:00:00.526.761", "[device_error_proc.cc:1635]7 ProcessStarsCoreErrorInfo:The error from device("
+               "chipId:0, dieId:0), serial number is 3, there is an aivec error exception, core id is 0, error code = 0, "
+               "dump info: pc start: 0x124080000000, current: 0x124080001f38")
+            + rt("10:00:00.527.404", "[stream.cc:1172]7 GetError:Stream Synchronize failed, stream_id=2, retCode=0x31, "
+                 "[vector core exception].")
+            + "".join(plog("ERROR", "IDEDD", 7, f"10:00:01.{n:03d}.000", "[dump_operator.cpp:400][tid:7] [Dump][Exception] "
+                           f"dump arg {n} to file") for n in range(20))
+            + plog("ERROR", "IDEDD", 7, "10:00:02.763.494", "[dump_printf.cpp:548][tid:7] [ASSERT] [CANN_VERSION : 8.0]"
+                   "[TimeStamp : 0] /opt/Ascend/ops/gather_v3_base.h:137: Assertion `(0 <= val && val < this->gxSize_)' "
+                   "Index 100000000 out of range[0 655360)!"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-7_20260311100000000.log": text})
+    assert "Index 100000000 out of range" in anchor_text(ws, d)
+
+
+def test_lookalike_an_assert_in_another_process_leaves_the_trap(tmp_path):
+    text = (plog("ERROR", "RUNTIME", 7, "10:00:00.526.761", "[device_error_proc.cc:1635]7 ProcessStarsCoreErrorInfo:The "
+                 "error from device(chipId:0, dieId:0), serial number is 3, there is an aivec error exception, core id is "
+                 "0, error code = 0, dump info: pc start: 0x124080000000, current: 0x124080001f38")
+            + plog("ERROR", "IDEDD", 9, "10:00:02.763.494", "[dump_printf.cpp:548][tid:9] [ASSERT] [CANN_VERSION : 8.0]"
+                   "[TimeStamp : 0] /opt/Ascend/ops/gather_v3_base.h:137: Assertion `(0 <= val && val < this->gxSize_)' "
+                   "Index 7 out of range[0 4)!"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-7_20260311100000000.log": text})
+    assert "aivec error exception" in anchor_text(ws, d)
+
+
+def test_an_offline_model_that_will_not_load_is_the_set_up(tmp_path):
+    # aclmdlLoadFromFile failing, even with the graph engine's generic status (500002): the
+    # model file, its path, or a model built for another SoC or CANN release
+    ws, d = diagnose(tmp_path, {"infer.log":
+        "[INFO] Init model resource start...\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/samples/acllite_utils.py", line 17, in check_ret\n'
+        '    raise Exception("{} failed ret_int={}"\n'
+        "Exception: acl.mdl.load_from_file failed ret_int=500002\n"})
+    assert anchor_text(ws, d).startswith("Exception: acl.mdl.load_from_file failed")
+    assert d.category == "environment"
+
+
+def test_lookalike_the_graph_engines_failure_while_compiling_stays_compile(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "Traceback (most recent call last):\n"
+        '  File "/opt/train.py", line 17, in step\n'
+        "    out = model(x)\n"
+        "RuntimeError: GEInitialize / graph build failed, error code is 500002\n"})
+    assert d.category == "compile"
+
+
+def test_the_sdks_report_of_a_cann_calls_code_is_read(tmp_path):
+    # MindX SDK names the CANN call and its status (`Calling Function = aclrtCreateContext, Code =
+    # 507033`): the device set-up failed, whatever the SDK's own codes say after it
+    ws, d = diagnose(tmp_path, {"app.log":
+        'E20260704 19:33:26.891712 147473 DeviceManager.cpp:274] Calling acl inferface failed. (Calling Function = '
+        'aclrtCreateContext, Code = 507033, Message = "ACL error, please refer to the document of CANN.")\n'
+        'E20260704 19:33:26.892529 147473 PyModel.cpp:31] Failed to create model_ object. (Code = 1007, Message = '
+        '"memory allocation error")\n'})
+    assert "aclrtCreateContext, Code = 507033" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_lookalike_an_sdk_code_alone_is_not_a_cann_status(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log":
+        'E20260704 19:33:26.892529 147473 PyModel.cpp:31] Failed to create model_ object. (Code = 1007, Message = '
+        '"memory allocation error")\n'})
+    assert d.anchor.numeric.get("acl") is None
+
+
+def test_the_model_parsers_failure_is_a_conversion(tmp_path):
+    # ATC's model parser under an inner code: the conversion failed while the model was parsed
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "E19999: Inner Error!\n"
+        "E19999 Shape of input [img] has a negative dim[FUNC:ParseShape][FILE:onnx_data_parser.cc][LINE:84]\n"
+        "Model parse to graph failed, graph name:om.[FUNC:ModelParseToGraph][FILE:onnx_parser.cc][LINE:904]\n"
+        "ATC model parse ret fail.[FUNC:ParseGraph][FILE:omg.cc][LINE:788]\n"})
+    assert "negative dim" in anchor_text(ws, d)
+    assert d.category == "compile"
+
+
+def test_lookalike_an_inner_error_outside_a_conversion_stays_undetermined(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log":
+        "E19999: Inner Error!\n"
+        "E19999 Shape of input [img] has a negative dim[FUNC:ParseShape][FILE:data_util.cc][LINE:84]\n"})
+    assert d.category == "unknown"
+
+
+def test_a_file_or_weight_that_does_not_exist_is_the_set_up(tmp_path):
+    # a path, a file or a named weight the job needs is not there: its set-up, not its run
+    for line in ("RuntimeError: The path does not exist: /opt/models/qwen/config.json",
+                 "2026-04-17 11:02:57,872 [ERROR] model.py:39 - [Model] >>> Exception:weight lm_head.weight does not exist"):
+        ws, d = diagnose(tmp_path / str(len(line)), {"serve.log": line + "\n"})
+        assert d.category == "environment", line
+
+
+def test_a_model_hub_that_cannot_be_reached_is_the_set_up(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "OSError: We couldn't connect to 'https://huggingface.co' to load the files, and couldn't find them in the "
+        "cached files.\n"})
+    assert d.category == "environment"
+
+
+def test_lookalike_a_tensor_that_does_not_exist_yet_is_not_the_set_up(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log": "RuntimeError: the grad of tensor x does not exist at step 3\n"})
+    assert d.category != "environment"

@@ -20,6 +20,9 @@ def iso(us: int) -> str:
      None, "2026-06-17T12:12:04.882278", 1, "ts6"),
     ("EZ9999: [PID: 11657] 2025-12-24-02:36:12.999.877 expert count is: 128",
      None, "2025-12-24T02:36:12.999877", 1, "ts6"),
+    # MindSpore's Python logger leaves the µs unpadded
+    ("[WARNING] ME(1049:2814,MainProcess):2024-05-31-07:56:57.170.12 [mindspore.py:59] versions differ",
+     None, "2024-05-31T07:56:57.170012", 1, "ts6"),
     ("[ERROR] 2024-06-20-10:41:32 (PID:59450, Device:-1, RankID:-1) ERR00008 PTA resource not found",
      None, "2024-06-20T10:41:32.000000", US, "seconds"),
     ("(EngineCore_DP0 pid=106187) INFO 05-21 21:33:34 [core.py:103] Initializing a V1 LLM engine",

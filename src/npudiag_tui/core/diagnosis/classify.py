@@ -51,6 +51,11 @@ _ENV_TEXT = re.compile(
     # environment variable [ASCEND_OPP_PATH] is invalid`, `Environment variable [X] is not set`)
     r"\b[Ee]nvironment variable \[?[\w.-]+\]? (?:is (?:invalid|not (?:set|configured))|must be)\b|"
     r"^[A-Za-z_][\w.]{0,60} does not allow\b|"  # a configuration checker refusing a setting (SETTING_REFUSED)
+    # a path, a file or a named weight the job needs that is not there (a model folder, a config,
+    # weights of another model than the code expects)
+    r"\b(?:[Pp]ath|[Ff]ile|[Dd]irectory|[Ff]older|[Ww]eight)\b.{0,160}\bdoes(?: not|n't) exist\b|"
+    # a model hub that cannot be reached (and no local copy): the network or proxy set-up
+    r"\bcouldn't connect to '?https?://|\bMax retries exceeded with url\b|"
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"
@@ -266,6 +271,11 @@ _ACL_NAME_ROUTES = (
 )
 
 
+# loading an offline model (ACL's aclmdlLoadFromFile, pyACL's acl.mdl.load_from_file, the SDKs'
+# own words for it)
+_MODEL_LOAD = re.compile(r"\baclmdlLoadFrom(?:File|Mem)\w*|\bacl\.mdl\.load_from_(?:file|mem)\w*|"
+                         r"\bload(?:ing)? (?:the )?(?:offline )?model(?: data)? from (?:the )?(?:file|mem\w*)\b|"
+                         r"\b[Ff]ailed to load (?:the )?(?:offline |om )?model\b")
 DEVICE_SETUP_FAILED = 507033
 GE_FAILURE = 500002  # ACL_ERROR_GE_FAILURE: the graph engine failed, whatever inside it did
 # the error manager's tail naming an operator's tiling function (`[FUNC:Tiling4GridSampler3D]`)
@@ -436,6 +446,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return anchor.block_stage
     if _TILING_FUNC.search(anchor.detail or anchor.text):  # an operator's tiling refused its shapes
         return "operator"
+    if any(_MODEL_LOAD.search(e.detail or e.text) for e in [anchor, *group]):
+        # an offline model that would not load: its file, its path, or a model converted for
+        # another SoC or CANN release (the graph engine's generic status included)
+        return "environment"
     if ge_failure:
         return "compile"
     if setup:

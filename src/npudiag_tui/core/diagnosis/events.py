@@ -127,6 +127,9 @@ _EXEC_TIMEOUT = re.compile(
 # What reports a failure that another process or layer printed, said by the tools around the job.
 # Every branch starts with a literal, so `re` skips ahead on their first letters (a branch that
 # starts with \b or ^ would make it try every position: 4x slower on every console line).
+# a server's report that a worker it started died (MindSpore Serving: `Fail to start workers
+# because of death of one worker`): the worker's own output, if any, says why
+_WORKER_DEATH = re.compile(r"\bbecause of (?:the )?death of (?:one|a|the) worker\b")
 _WRAPPED_ELSEWHERE = re.compile(
     # MPICH's header over its error stack, whose deepest frame says why; a test tool's note of the
     # function an error happened in (hccl_test: `This is an error in init_hcclComm.`)
@@ -139,7 +142,7 @@ _WRAPPED_ELSEWHERE = re.compile(
     r"ChildFailedError\b|\.py FAILED\s*$|failed \(exitcode: -?\d+\) local_rank: \d+|"
     # Ray's view of a task or an actor that failed elsewhere: the worker's own output says why
     r"ray\.exceptions\.(?:ActorDiedError|RayTaskError\w*|WorkerCrashedError|ActorUnavailableError)\b|"
-    r"A worker died or was killed while executing a task\b"
+    r"A worker died or was killed while executing a task\b|" + _WORKER_DEATH.pattern
 )
 _WRAPPER_TEXT = re.compile(
     r"The Inner error is reported as above|Worker failed with error|Since the operator is called "
@@ -258,6 +261,8 @@ _STAGE_TAGS = re.compile(r"^(?:\[[A-Z]+\])+\s*")
 
 def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     msg = _STAGE_TAGS.sub("", p.message)
+    if _WORKER_DEATH.search(msg):  # a server's report that a worker died elsewhere
+        return K.WRAPPER
     if p.mindspore:
         # MindSpore prints what noticed the failure (the task callback, the stream sync, the graph
         # run) before the CANN block that says what failed, and announces that block
@@ -270,6 +275,8 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
             return K.WRAPPER
     if _LOADER.search(msg):
         return K.BENIGN if _LOADER_NOISE.search(msg) else K.IMPORT
+    if _LOGGED_ASSERT.search(p.message):  # a kernel's assertion, from the exception dump's printf buffer
+        return K.DEVICE_EXC
     if (p.module in _BENIGN_MODULES or (p.module == "IDEDD" and _BENIGN_IDEDD.search(msg))
             or _BENIGN_PLOG.search(msg) or C.BANNER_PAYLOAD.search(msg)):
         if _TABLE_ROW.match(msg) or "LINK_ERROR_INFO" in msg or "dest_ip" in msg or "comm error" in msg:
@@ -637,6 +644,13 @@ class EventBuilder:
                 text, pre = C.strip_prefixes(cleaned)
                 chan = C.channel(pre) if source.stream is Stream.STDOUT else None
                 state = channels.setdefault(chan, _Channel())
+                if _MS_ASCEND_SECTION.match(text):
+                    # MindSpore's exception sums up the sections printed under it: the CANN
+                    # block of its `- Ascend Error Message:` is the error it reports
+                    last = next((e for e in reversed(events[-3:]) if e.kind != K.CONTEXT), None)
+                    if last is not None and last.kind == K.EXCEPTION and last.ref.file_id == hit.file_id \
+                            and 0 < hit.line - last.ref.line <= 3:
+                        last.kind = K.WRAPPER
                 gap = hit.line - state.last_line.line if state.last_line.file_id == hit.file_id else -1
                 contiguous = seg_no > 0 or gap == 1 or (chan is not None and 0 < gap <= CHANNEL_GAP)
                 if state.open_block is None and events and C.CANN_TRACEBACK_RE.match(text):
@@ -696,6 +710,7 @@ class EventBuilder:
         _nested_reports_name_their_cause_last(events)
         _json_record_cause(events, self.times.indexes)
         _head_restated_by_its_traceback(events, self.times.indexes)
+        _dump_of_a_named_task(events)
         _advice_lists(events)
         _mpi_error_stack(events)
         _ignored_exceptions(events)
@@ -1260,8 +1275,13 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
 # an Ascend C kernel's own assertion, printed by the device (`[ASSERT] [CANN_VERSION : …]
 # …/gather_v3_base.h:137: Assertion `(0 <= val && …)' Index 2938 out of range`)
 KERNEL_ASSERT = re.compile(r"^(?:\[[\w /]{1,40}\]\s*)?\[ASSERT\]\s.{0,400}?\bAssertion\b")  # `[AIV Block 1/48] [ASSERT] …`
+# the same assertion as a plog line prints it (`[dump_printf.cpp:548][tid:7] [ASSERT] …`)
+_LOGGED_ASSERT = re.compile(r"\[ASSERT\]\s.{0,400}?\bAssertion\b")
 ASSERT_TRAP_WINDOW_LINES = 12
 """How far below a kernel assertion the device's record of the trap it raised may sit."""
+ASSERT_DUMP_WINDOW_LINES = 64
+"""How far below the trap the exception dump may print the kernel's assertion (its printf
+buffer, after the dumps of the kernel's arguments)."""
 
 
 def _assertion_explains_fault(events: list[ErrorEvent]) -> None:
@@ -1269,18 +1289,32 @@ def _assertion_explains_fault(events: list[ErrorEvent]) -> None:
     after it is that trap, and the assertion says why. It sorts at the trap's time (its print
     carries no clock of its own)."""
     def asserts(e: ErrorEvent) -> bool:  # read past a launcher's prefix (`[rank3]:[ASSERT] …`)
-        return KERNEL_ASSERT.match(C.strip_prefixes(C.clean(e.text))[0].strip()) is not None
+        return (KERNEL_ASSERT.match(C.strip_prefixes(C.clean(e.text))[0].strip()) is not None
+                or (e.stream is not Stream.STDOUT and _LOGGED_ASSERT.search(e.text) is not None))
+
+    def explains(ev: ErrorEvent, trap: ErrorEvent) -> None:
+        trap.kind = K.RELAY
+        if trap.time is not None and (ev.time is None or ev.time > trap.time):
+            ev.time, ev.time_inherited = trap.time, True
 
     for i, ev in enumerate(events):
         if ev.kind != K.DEVICE_EXC or not asserts(ev):
             continue
+        found = False
         for trap in events[i + 1:]:
             if trap.ref.file_id != ev.ref.file_id or trap.ref.line - ev.ref.line > ASSERT_TRAP_WINDOW_LINES:
                 break
             if trap.kind == K.DEVICE_EXC and not asserts(trap):
-                trap.kind = K.RELAY
-                if trap.time is not None and (ev.time is None or ev.time > trap.time):
-                    ev.time, ev.time_inherited = trap.time, True
+                explains(ev, trap)
+                found = True
+        if found or ev.stream is Stream.STDOUT:
+            continue
+        # a plog's exception dump prints the assertion after the trap it raised, in the same process
+        for trap in reversed(events[:i]):
+            if trap.ref.file_id != ev.ref.file_id or ev.ref.line - trap.ref.line > ASSERT_DUMP_WINDOW_LINES:
+                break
+            if trap.kind == K.DEVICE_EXC and not asserts(trap) and trap.pid == ev.pid:
+                explains(ev, trap)
 
 
 def _statement_errors_follow_its_first(events: list[ErrorEvent]) -> None:
@@ -1406,6 +1440,32 @@ def _head_restated_by_its_traceback(events: list[ErrorEvent], indexes: list[File
         ev.detail = C.strip_prefixes(C.clean(texts[entries[0].line]))[0].strip()
 
 
+_MS_ASCEND_SECTION = re.compile(r"^\s*-? ?Ascend Error Message:\s*$")
+_STREAM_ID = re.compile(r"\bstream[ _]?id\s*[:=]\s*(\d+)", re.I)
+_TASK_ID = re.compile(r"\btask[ _]?id\s*[:=]\s*(\d+)", re.I)
+DUMP_DETAIL_LINES = 40  # how far apart a device dump and the detail of the same task are printed
+
+
+def _task_of(text: str) -> tuple[str, str] | None:
+    s, t = _STREAM_ID.search(text), _TASK_ID.search(text)
+    return (s.group(1), t.group(1)) if s and t else None
+
+
+def _dump_of_a_named_task(events: list[ErrorEvent]) -> None:
+    """A device's dump of a failed task (`EXCEPTION TASK:` … `stream id=56, … task id=3319`)
+    and the error manager's detail that names the same stream and task are one exception: the
+    detail says what failed, the dump restates it (with the device's earlier clock)."""
+    details = [e for e in events if e.kind.tier == 0 and not e.dump and _task_of(e.detail or e.text)]
+    for ev in events:
+        if not ev.dump or ev.kind.tier != 0:
+            continue
+        task = _task_of(ev.detail or ev.text)
+        if task is not None and any(
+                d.ref.file_id == ev.ref.file_id and abs(d.ref.line - ev.ref.line) <= DUMP_DETAIL_LINES
+                and _task_of(d.detail or d.text) == task for d in details):
+            ev.kind = K.RELAY
+
+
 _THROWN = re.compile(r"terminate called after throwing")
 
 
@@ -1476,7 +1536,8 @@ def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:
     (MindSpore's run_check: `MindSpore version 2.3.1 and Ascend AI software package … version 7.5
     does not match`) explains a native crash of that process that follows with no error of its
     own; otherwise the warning stays a warning."""
-    crashes = [i for i, ev in enumerate(events) if ev.kind == K.CRASH]
+    # a native crash, or a server's report that a worker died (of what its log does not say)
+    crashes = [i for i, ev in enumerate(events) if ev.kind == K.CRASH or _WORKER_DEATH.search(ev.text)]
     for i, ev in enumerate(events):
         if ev.kind != K.WARNING_CODE or ev.level != Level.WARNING or ev.codes or ev.numeric \
                 or not _RELEASES_DIFFER.search(ev.text):

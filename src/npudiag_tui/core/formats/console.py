@@ -89,7 +89,8 @@ OLD_TORCH_WRAPPER_RE = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
 SO_LOAD_FAILED = r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
 # two installed parts of different releases (`The opp version of the model does not match the current
 # opp run package`, MindSpore's `MindSpore version 2.3.1 and … version 7.5 does not match`)
-RELEASES_DIFFER = r"\bversion\b.{0,120}\b(?:does not|doesn't|do not) match\b"
+RELEASES_DIFFER = (r"\bversion\b.{0,120}\b(?:(?:does not|doesn't|do not) match|are expected to be "
+                   r"(?:consistent|the same))\b")  # MindSpore Serving: `… are expected to be consistent`
 # the host's own limits, in the C library's words whatever tool prints them (tar's `file name is
 # too long (max 256); not dumped` has no error word): the system refused, nothing failed above it
 HOST_LIMIT = (r"(?i:\bfile ?name (?:is )?too long\b|\bno space left on device\b|\bdisk quota exceeded\b|"

@@ -68,7 +68,8 @@ def format_us(us: int | None) -> str | None:
 
 
 # --- the shapes (docs/formats.md, "Timestamps") ----------------------------------------------
-TS6 = r"(\d{4})-(\d\d)-(\d\d)-(\d\d):(\d\d):(\d\d)\.(\d{3})\.(\d{3})"
+# MindSpore's Python logger prints the µs unpadded (`07:56:57.170.12` is 170 ms 12 µs)
+TS6 = r"(\d{4})-(\d\d)-(\d\d)-(\d\d):(\d\d):(\d\d)\.(\d{3})\.(\d{1,3})(?!\d)"
 TS6_RE = re.compile(TS6)
 TS6_BYTES = re.compile(TS6.encode())
 _HEADER_S = re.compile(r"(?<![\d.])(\d{4})-(\d\d)-(\d\d)-(\d\d):(\d\d):(\d\d)(?![.\d])")

@@ -129,7 +129,7 @@ _EXEC_TIMEOUT = re.compile(
 # starts with \b or ^ would make it try every position: 4x slower on every console line).
 # a server's report that a worker it started died (MindSpore Serving: `Fail to start workers
 # because of death of one worker`): the worker's own output, if any, says why
-_WORKER_DEATH = re.compile(r"\bbecause of (?:the )?death of (?:one|a|the) worker\b")
+_WORKER_DEATH = re.compile(r"because of (?:the )?death of (?:one|a|the) worker\b")
 _WRAPPED_ELSEWHERE = re.compile(
     # MPICH's header over its error stack, whose deepest frame says why; a test tool's note of the
     # function an error happened in (hccl_test: `This is an error in init_hcclComm.`)

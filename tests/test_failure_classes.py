@@ -3438,3 +3438,28 @@ def test_a_model_hub_that_cannot_be_reached_is_the_set_up(tmp_path):
 def test_lookalike_a_tensor_that_does_not_exist_yet_is_not_the_set_up(tmp_path):
     ws, d = diagnose(tmp_path, {"train.log": "RuntimeError: the grad of tensor x does not exist at step 3\n"})
     assert d.category != "environment"
+
+
+def _ms(level: str, module: str, ts: str, rest: str) -> str:
+    return f"[{level}] {module}(1130203,ffff85d4b010,python):2026-06-28-{ts} {rest}\n"
+
+
+def test_mindsporess_kernel_selection_probe_yields_to_the_failure_after_it(tmp_path):
+    # MindSpore asks ACL for a kernel of each op and, when none matches, goes on to its other
+    # kernel libraries: the probe's miss is no failure; the launch that fails later is
+    text = (_ms("ERROR", "DEVICE", "16:46:49.413.553", "[mindspore/ccsrc/plugin/device/ascend/hal/hardware/"
+                "ge_kernel_executor.cc:139] PrintQueryAclTypeErr] The current [Default/AvgPool3DGrad-op507] operator did "
+                "not match any operator prototype library")
+            + "step 1 ...\n"
+            + _ms("ERROR", "KERNEL", "16:47:04.115.426", "[mindspore/ccsrc/plugin/device/ascend/kernel/acl/"
+                  "acl_kernel_mod.cc:253] Launch] Kernel launch failed, msg: Acl compile and execute failed, op_type_:Pow"))
+    ws, d = diagnose(tmp_path, {"train.log": text})
+    assert "Kernel launch failed" in anchor_text(ws, d)
+
+
+def test_lookalike_a_kernel_selection_probe_alone_is_still_reported(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log": _ms(
+        "ERROR", "DEVICE", "16:46:49.413.553", "[mindspore/ccsrc/plugin/device/ascend/hal/hardware/ge_kernel_executor.cc:"
+        "139] PrintQueryAclTypeErr] The current [Default/AvgPool3DGrad-op507] operator did not match any operator "
+        "prototype library")})
+    assert "PrintQueryAclTypeErr" in anchor_text(ws, d)

@@ -271,6 +271,10 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
             return K.SYNC
         if p.func == "ReportErrorMessage" or "error occurred, error message:" in msg:
             return K.WRAPPER
+        if p.func == "PrintQueryAclTypeErr":
+            # its kernel selection asking ACL for an op's kernel: on a miss it goes on to its other
+            # kernel libraries, so the miss explains nothing a later failure says better
+            return K.RELAY
         if _TBE_BUILD_WRAPPER.search(msg):  # the kernel compiler's own traceback follows: its error says why
             return K.WRAPPER
     if _LOADER.search(msg):

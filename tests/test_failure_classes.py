@@ -3463,3 +3463,46 @@ def test_lookalike_a_kernel_selection_probe_alone_is_still_reported(tmp_path):
         "139] PrintQueryAclTypeErr] The current [Default/AvgPool3DGrad-op507] operator did not match any operator "
         "prototype library")})
     assert "PrintQueryAclTypeErr" in anchor_text(ws, d)
+
+
+def test_a_device_wait_timeout_on_a_notify_is_a_communication_wait(tmp_path):
+    # the task scheduler's wait timeout names the task's subtype: a notify wait is a wait on a
+    # peer's record (a collective, a transfer engine), not a fault of this device
+    ws, d = diagnose(tmp_path, {"bench.log":
+        "[ERROR] TransferSync failed, ret = 507001, errmsg: EE9999: Internal error!\n"
+        "EE9999[PID: 51] 2026-07-28-02:24:05.290.325 (EE9999):  The error from device(chipId:0, dieId:0), serial number "
+        "is 4, wait timeout occurred during task execution, stream_id:155, sq_id:203, task_pos:1, id=224, "
+        "timeout=1800s, cntFlag = 0, subType = 1(single notify wait), cntValue = 0.[FUNC:ProcessWaitTimeoutErrorInfo]"
+        "[FILE:device_error_proc_c.cc][LINE:90]\n"
+        "TraceBack (most recent call last):\n"
+        "       rtStreamSynchronizeWithTimeout execution failed, reason=hccl other error[FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:69]\n"})
+    assert "wait timeout occurred during task execution" in anchor_text(ws, d)
+    assert d.category == "communication"
+
+
+def test_lookalike_a_device_wait_timeout_on_an_event_stays_the_devices(tmp_path):
+    ws, d = diagnose(tmp_path, {"bench.log":
+        "EE9999[PID: 51] 2026-07-28-02:24:05.290.325 (EE9999):  The error from device(chipId:0, dieId:0), serial number "
+        "is 4, wait timeout occurred during task execution, stream_id:155, sq_id:203, task_pos:1, id=224, "
+        "timeout=1800s, cntFlag = 0, subType = 3(kernel execute), cntValue = 0.[FUNC:ProcessWaitTimeoutErrorInfo]"
+        "[FILE:device_error_proc_c.cc][LINE:90]\n"})
+    assert d.category != "communication"
+
+
+def test_acl_that_will_not_initialise_is_the_set_up(tmp_path):
+    # aclInit is the first call of any ACL program: its failure is the driver, the device or the
+    # configuration, whatever the program was about to run
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[2026-06-29 12:56:08] aclInit failed. ERROR: 500000\n"
+        "[2026-06-29 12:56:08] Init acl failed. ERROR: 500000\n"
+        "[2026-06-29 12:56:08] aclnnQuantMaxTest failed. ERROR: 500000\n"})
+    assert anchor_text(ws, d).endswith("aclInit failed. ERROR: 500000")
+    assert d.category == "environment"
+
+
+def test_lookalike_a_successful_acl_init_then_an_operator_failure(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[2026-06-29 12:56:08] aclInit success\n"
+        "[2026-06-29 12:56:09] aclnnQuantMaxGetWorkspaceSize failed. ERROR: 161002\n"})
+    assert d.category == "operator"

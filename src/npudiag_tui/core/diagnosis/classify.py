@@ -56,6 +56,7 @@ _ENV_TEXT = re.compile(
     r"\b(?:[Pp]ath|[Ff]ile|[Dd]irectory|[Ff]older|[Ww]eight)\b.{0,160}\bdoes(?: not|n't) exist\b|"
     # a model hub that cannot be reached (and no local copy): the network or proxy set-up
     r"\bcouldn't connect to '?https?://|\bMax retries exceeded with url\b|"
+    r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"

@@ -210,6 +210,7 @@ _DEVICE_TYPE = re.compile(
 _DEVICE_TIMEOUT = re.compile(r"^(.*?timeout)\b.*?occurred", re.I)
 # waits on a peer reported in the device envelope: collectives, notifies, events, SDMA copies
 _COMM_WAIT = re.compile(r"hccl|sdma|notify|event wait|rdma|hccs|roce", re.I)
+_NOTIFY_SUBTYPE = re.compile(r"\bsubType\s*=\s*\d+\([\w ]{0,40}\bnotify\b", re.I)
 # the old console dump of a device exception: `DEVICE[0] PID[358]:`, `EXCEPTION TASK:`, then
 # `Exception info:…`, `Message info[0]:…`, `Other info[0]:time=TS6, …, error code=0x26`
 DEVICE_DUMP_HEAD = re.compile(r"^DEVICE\[\d+\] PID\[\d+\]:\s*$|^EXCEPTION (?:TASK|STREAM):\s*$")
@@ -239,7 +240,8 @@ def parse_device_exception(text: str) -> DeviceException | None:
         to = _DEVICE_TIMEOUT.search(rest)
         kind = to.group(1).strip() if to else rest.split(",")[0].strip()
         core = None
-    waits = "timeout" in kind.lower() and bool(_COMM_WAIT.search(kind))
+    # the wait's task subtype says what it waited on (`subType = 1(single notify wait)`)
+    waits = "timeout" in kind.lower() and bool(_COMM_WAIT.search(kind) or _NOTIFY_SUBTYPE.search(rest))
     return DeviceException(device, serial, kind, core, waits)
 
 

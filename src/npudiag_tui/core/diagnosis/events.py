@@ -1459,10 +1459,11 @@ def _dump_of_a_named_task(events: list[ErrorEvent]) -> None:
     """A device's dump of a failed task (`EXCEPTION TASK:` … `stream id=56, … task id=3319`)
     and the error manager's detail that names the same stream and task are one exception: the
     detail says what failed, the dump restates it (with the device's earlier clock)."""
+    dumps = [e for e in events if e.dump and e.kind.tier == 0]
+    if not dumps:  # most logs: no device dump, and no detail to read for its task
+        return
     details = [e for e in events if e.kind.tier == 0 and not e.dump and _task_of(e.detail or e.text)]
-    for ev in events:
-        if not ev.dump or ev.kind.tier != 0:
-            continue
+    for ev in dumps:
         task = _task_of(ev.detail or ev.text)
         if task is not None and any(
                 d.ref.file_id == ev.ref.file_id and abs(d.ref.line - ev.ref.line) <= DUMP_DETAIL_LINES

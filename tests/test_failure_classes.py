@@ -3506,3 +3506,19 @@ def test_lookalike_a_successful_acl_init_then_an_operator_failure(tmp_path):
         "[2026-06-29 12:56:08] aclInit success\n"
         "[2026-06-29 12:56:09] aclnnQuantMaxGetWorkspaceSize failed. ERROR: 161002\n"})
     assert d.category == "operator"
+
+
+def test_a_tokenizer_that_will_not_load_is_the_set_up(tmp_path):
+    # a serving engine reads the tokenizer from the model folder: a failure to load it is the
+    # folder, its files or the installed transformers, not the run
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "[2026-03-31 15:05:09.700528] [133133] [2814728] [llm] [ERROR] [model_deploy_config.cpp:159] Failed to get vocab "
+        "size from tokenizer wrapper with exception: ValueError: safe_get_tokenizer_from_pretrained failed.\n"})
+    assert d.category == "environment"
+
+
+def test_lookalike_a_token_id_out_of_range_is_not_the_set_up(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "[2026-03-31 15:05:09.700528] [133133] [2814728] [llm] [ERROR] [sampler.cpp:59] token id 151936 is out of the "
+        "vocab range of the embedding table\n"})
+    assert d.category != "environment"

@@ -57,6 +57,8 @@ _ENV_TEXT = re.compile(
     # a model hub that cannot be reached (and no local copy): the network or proxy set-up
     r"\bcouldn't connect to '?https?://|\bMax retries exceeded with url\b|"
     r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
+    # a tokenizer that will not load from the model folder (its files, the installed transformers)
+    r"\btokenizer\w*\b.{0,80}\b(?:fail(?:ed|s)?|not found|could not be loaded)\b|\bfrom_pretrained failed\b|"
     r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"

@@ -3522,3 +3522,21 @@ def test_lookalike_a_token_id_out_of_range_is_not_the_set_up(tmp_path):
         "[2026-03-31 15:05:09.700528] [133133] [2814728] [llm] [ERROR] [sampler.cpp:59] token id 151936 is out of the "
         "vocab range of the embedding table\n"})
     assert d.category != "environment"
+
+
+def test_an_aclnn_runtime_status_is_the_operators(tmp_path):
+    # aclnn's statuses: 161xxx parameter checks, 361xxx failures inside the call, 561xxx inner errors
+    ws, d = diagnose(tmp_path, {"run.log": "[ERROR] Get Operator Workspace failed. error code is 361001\n"})
+    assert d.category == "operator"
+
+
+def test_an_atb_operations_tensor_combination_check_is_the_operators(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[2026-04-30 02:41:20.858873] [error] [830216] [operation_base.cpp:408] MultiLatentAttentionOperation_0 "
+        "CheckIniMatch Failed! Supported Combs:\n"})
+    assert d.category == "operator"
+
+
+def test_lookalike_an_unknown_status_band_stays_undetermined(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "[ERROR] Get Operator Workspace failed. error code is 461001\n"})
+    assert d.category != "operator"

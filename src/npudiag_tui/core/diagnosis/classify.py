@@ -157,7 +157,7 @@ _COMPILE_TEXT = re.compile(
 # the error manager's step report that an environment failed to initialise (`[Init][Env]init env failed!`)
 _ENV_INIT = re.compile(r"[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
-_OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
+_OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation (?:setup|CreateOperation) failed|\batb::|"  # ATB operations
                       # an AI CPU kernel checking its inputs (`[GetInputAndCheck]Shape must be at least rank`)
                       r"\[GetInputAndCheck\]|\bGetInputAndCheck failed\b|"
@@ -289,7 +289,8 @@ def category_of_number(domain: str, value: int) -> str | None:
     if domain == "aclnn":
         if value == 561112:
             return "environment"
-        if value // 1000 == 161 or (value // 1000 == 561 and value != 561000):
+        # 161xxx: the call's parameter checks; 361xxx: a failure inside the call; 561xxx: inner errors
+        if value // 1000 in (161, 361) or (value // 1000 == 561 and value != 561000):
             return "operator"
         return None
     if domain == "hccl":

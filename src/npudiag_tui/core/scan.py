@@ -63,13 +63,13 @@ _CONSOLE_KEYS = (
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # an exception printed with an empty first line: its message is the lines after it, which may
 # hold no error word at all (`MLIRCompilationError: ` then a tool's own complaint)
-_EMPTY_MESSAGE = re.compile(r"(?:Error|Exception|[Ff]ailed(?: to [\w ]{1,60})?):[ \t]*\r?\n|"
-                            r"(?:Error|Exception): (at \d+:\d+:)[ \t]*\r?\n")
-EMPTY_MESSAGE_LINES = 8
 # an exception whose message is only where it failed (Triton's `CompilationError: at 3:4:`) prints
 # the source lines up to that place (at most a dozen) and a caret before the error itself
 POSITION_MESSAGE = re.compile(r"at \d+:\d+:?")
 POSITION_MESSAGE_LINES = 16
+_EMPTY_MESSAGE = re.compile(r"(?:Error|Exception|[Ff]ailed(?: to [\w ]{1,60})?):[ \t]*\r?\n|"
+                            rf"(?:Error|Exception): ({POSITION_MESSAGE.pattern})[ \t]*\r?\n")
+EMPTY_MESSAGE_LINES = 8
 # native stack frames ("#3 0x..."), at line starts: searched in "\n" + text, whose literal
 # prefix is found at C speed (a (?m)^ pattern has none: a fifth of the console scan)
 _CONSOLE_FRAME = re.compile(r"\n#\d+\s+0x")

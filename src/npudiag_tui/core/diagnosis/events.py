@@ -1462,12 +1462,12 @@ def _dump_of_a_named_task(events: list[ErrorEvent]) -> None:
     dumps = [e for e in events if e.dump and e.kind.tier == 0]
     if not dumps:  # most logs: no device dump, and no detail to read for its task
         return
-    details = [e for e in events if e.kind.tier == 0 and not e.dump and _task_of(e.detail or e.text)]
+    named = [(e, _task_of(e.detail or e.text)) for e in events if e.kind.tier == 0 and not e.dump]
     for ev in dumps:
         task = _task_of(ev.detail or ev.text)
         if task is not None and any(
-                d.ref.file_id == ev.ref.file_id and abs(d.ref.line - ev.ref.line) <= DUMP_DETAIL_LINES
-                and _task_of(d.detail or d.text) == task for d in details):
+                of == task and d.ref.file_id == ev.ref.file_id and abs(d.ref.line - ev.ref.line) <= DUMP_DETAIL_LINES
+                for d, of in named):
             ev.kind = K.RELAY
 
 

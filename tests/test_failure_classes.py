@@ -1878,10 +1878,22 @@ def test_a_custom_operator_package_not_found_is_the_environment(tmp_path):
         "FileNotFoundError: Unable to find the NPU custom OPP. Expected /site-packages/x_npu/opp/vendors/x. If you "
         "installed it separately, source the custom OPP set_env.bash.\n"})
     assert d.category == "environment"
-    # look-alike: a data file the script cannot find says nothing of the install
-    ws, d = diagnose(tmp_path / "b", {"run.log":
-        "FileNotFoundError: [Errno 2] No such file or directory: 'data/train_0001.jsonl'\n"})
-    assert d.category != "environment"
+
+
+def test_a_file_the_job_needs_that_is_not_there_is_the_environment(tmp_path):
+    """Python's FileNotFoundError is a path of the set-up (a dataset never prepared, a model folder)."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "Traceback (most recent call last):\n"
+        '  File "/opt/x/datasets/data_files.py", line 40, in resolve_pattern\n'
+        "    raise FileNotFoundError(error_msg)\n"
+        "FileNotFoundError: Unable to find '/data/corpus/train_0001.parquet'\n"})
+    assert "Unable to find" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a compiler that cannot find a header keeps the compiler's shape
+    ws, d = diagnose(tmp_path / "b", {"build.log":
+        "/src/ext/kernel.cpp:3:10: fatal error: Python.h: No such file or directory\n"
+        "compilation terminated.\n"})
+    assert d.category == "compile"
 
 
 def test_a_kernel_launch_grid_over_the_limit_is_the_operator(tmp_path):
@@ -3540,3 +3552,64 @@ def test_an_atb_operations_tensor_combination_check_is_the_operators(tmp_path):
 def test_lookalike_an_unknown_status_band_stays_undetermined(tmp_path):
     ws, d = diagnose(tmp_path, {"run.log": "[ERROR] Get Operator Workspace failed. error code is 461001\n"})
     assert d.category != "operator"
+
+
+def test_a_configuration_refusing_a_setting_in_its_own_check_is_the_environment(tmp_path):
+    """An exception raised by a configuration's own check (`__post_init__` of `*_config.py`,
+    `validate_args` of `arguments.py`) refuses a setting of the job."""
+    ws, d = diagnose(tmp_path, {"train.log":
+        "[rank3]: Traceback (most recent call last):\n"
+        '[rank3]:   File "/w/model/builder.py", line 12, in build\n'
+        "[rank3]:     cfg = TransformerConfig(**kw)\n"
+        '[rank3]:   File "/w/megatron/core/transformer/transformer_config.py", line 600, in __post_init__\n'
+        "[rank3]:     raise ValueError('moe_router_topk must be set when experts are used.')\n"
+        "[rank3]: ValueError: moe_router_topk must be set when experts are used.\n"})
+    assert "ValueError: moe_router_topk" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the same exception raised by the model's forward is no setting refused
+    ws, d = diagnose(tmp_path / "b", {"train.log":
+        "[rank3]: Traceback (most recent call last):\n"
+        '[rank3]:   File "/w/model/layers.py", line 80, in forward\n'
+        "[rank3]:     raise ValueError('moe_router_topk must be set when experts are used.')\n"
+        "[rank3]: ValueError: moe_router_topk must be set when experts are used.\n"})
+    assert "ValueError: moe_router_topk" in anchor_text(ws, d)
+    assert d.category != "environment"
+
+
+def test_mlir_failing_to_legalize_an_operation_is_the_compiler(tmp_path):
+    ws, d = diagnose(tmp_path, {"compile.log":
+        "error: failed to legalize operation 'scf.for' that was explicitly marked illegal\n"})
+    assert d.category == "compile"
+    # look-alike: a legal review that failed says nothing of a compiler
+    ws, d = diagnose(tmp_path / "b", {"run.log": "ERROR: failed to load legal notice file /etc/x/NOTICE\n"})
+    assert d.category != "compile"
+
+
+def test_an_ascend_c_kernel_api_check_is_the_operator(tmp_path):
+    """Ascend C's debug build prints its API checks per block and core."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[2026-01-05 10:00:01] [ERROR][Block_0][AIC_1][/opt/asc/impl/basic_api/kernel_operator_mm_impl.h:88][Mmad][4242] "
+        "Failed to check m in Mmad, current value is 17, should be aligned to 16.\n"
+        "[2026-01-05 10:00:01] [ERROR][CORE_0][pid 4242] error happened! =========\n"})
+    assert "Failed to check m in Mmad" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # look-alike: a logger that names a worker block prints no kernel's check
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "[2026-01-05 10:00:01] [ERROR][Block_0] Failed to check quota of the storage pool\n"})
+    assert d.category != "operator"
+
+
+def test_a_driver_code_for_exhausted_runtime_objects_is_the_streams_not_the_set_up(tmp_path):
+    """EL0006 and EL0008-EL0013 say the runtime's objects ran out (streams, events, notifies);
+    the anchor's own driver code outweighs the context status its wrapper printed later."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EL0009: 2026-01-05-10:00:01.000.001 The stream resources are insufficient.\n"
+        "[ERROR] 2026-01-05-10:00:02 (PID:7, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"})
+    assert "EL0009" in anchor_text(ws, d)
+    assert d.category == "stream_event"
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "EL0005: 2026-01-05-10:00:01.000.001 The resources are busy.\n"
+        "RuntimeError: x.cpp:52 NPU function error: aclrtGetCurrentContext(&ctx), error code is 107002\n"
+        "[ERROR] 2026-01-05-10:00:02 (PID:7, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"})
+    assert "EL0005" in anchor_text(ws, d)
+    assert d.category == "environment"

@@ -39,7 +39,9 @@ _ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003",
               # for this op on this chip (a custom op not deployed, a release without it)
               "EZ0501", "EZ3002", "EZ3003"}
 _MEM_CODES = {"EL0004", "EI0011"}
-_STREAM_CODES = {"EE1002"}
+# the runtime's objects exhausted (EL0006 the resources, EL0008-EL0013 events, streams, notifies,
+# models, the service and CDQM queues): too many of them asked for, as a captured graph does
+_STREAM_CODES = {"EE1002", "EL0006", "EL0008", "EL0009", "EL0010", "EL0011", "EL0012", "EL0013"}
 _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 # What says the software or its set-up is wrong rather than the job: missing or mismatched
 # libraries and packages (kernel binaries and tiling functions are shipped in the operator
@@ -54,6 +56,9 @@ _ENV_TEXT = re.compile(
     # a path, a file or a named weight the job needs that is not there (a model folder, a config,
     # weights of another model than the code expects)
     r"\b(?:[Pp]ath|[Ff]ile|[Dd]irectory|[Ff]older|[Ww]eight)\b.{0,160}\bdoes(?: not|n't) exist\b|"
+    # Python's own word for it (`FileNotFoundError: Unable to find '/root/data/gsm8k/train.parquet'`,
+    # `[Errno 2] No such file or directory: 'x'`); a compiler's missing header keeps its own shape
+    r"\bFileNotFoundError\b|\bNo such file or directory: '|"
     # a model hub that cannot be reached (and no local copy): the network or proxy set-up
     r"\bcouldn't connect to '?https?://|\bMax retries exceeded with url\b|"
     r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
@@ -152,6 +157,8 @@ _COMPILE_TEXT = re.compile(
     # TVM-based kernel compilers (TileLang): a pass's internal check; torchair: an op the graph
     # conversion has no converter for
     r"\bTVMError\b|\btvm\.error\b|\bInternalError: Check failed\b|\bconverter is not implemented\b|"
+    # MLIR's dialect conversion (`failed to legalize operation 'func.func' that was explicitly marked illegal`)
+    r"\bfailed to legalize operation\b|"
     r"(?i:\bgraph check failed\b)"  # a graph refused by the graph engine's checks while it is built
 )
 # the error manager's step report that an environment failed to initialise (`[Init][Env]init env failed!`)
@@ -169,7 +176,10 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:
                       # a kernel's launch grid over the runtime's limit for this input (Triton-Ascend)
                       r"\bgrid (?:should|must) be\b|\bgrid (?:size|dim\w*)\b.{0,40}\bexceed|"
                       # PyTorch's dispatch found no kernel of the operator for this dtype
-                      r"\"\w+\" not implemented for '\w+'")
+                      r"\"\w+\" not implemented for '\w+'|"
+                      # Ascend C's kernel API checks, printed per block and core by the kernel's debug
+                      # build (`[ERROR][Block_1][AIV_0][…impl.h:314][CompareScalar][pid] Failed to check …`)
+                      r"\[AI[CV]_\d+\]\[")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
 _COMM_TEXT = re.compile(
@@ -388,6 +398,12 @@ _VECTOR_OP_CHECK = re.compile(r"\bIn op\[[^\]]{1,200}\],? the (?:parameter|input
 _ASSERT_AT = re.compile(r"\bASSERT FAILED at \"([^\"]{1,300})\"")
 
 
+# a configuration object's own checks (`__post_init__ at …/transformer_config.py`, Megatron's
+# `validate_args at …/arguments.py`): the exception they raise refuses a setting
+_SETTINGS_CHECK_SITE = re.compile(r"^(?:__post_init__|_?(?:validate|verify|check)\w*) at \S*?"
+                                  r"(?:config\w*|arguments|args|settings|options)\.py$")
+
+
 def _assert_site(text: str) -> str | None:
     m = _ASSERT_AT.search(text)
     return m.group(1) if m else None
@@ -399,6 +415,20 @@ def _numbers(events: Iterable[ErrorEvent]) -> Iterable[tuple[str, int]]:
             for domain in ("acl", "aclnn", "hccl"):
                 if domain in numeric:
                     yield domain, numeric[domain]
+
+
+def _by_code(anchor: ErrorEvent, group: list[ErrorEvent], body: str) -> str | None:
+    """The category the CANN codes of the anchor, then of its group, route to."""
+    for ev in [anchor, *group]:
+        for code in ev.codes:
+            if ev is not anchor and code.startswith("W"):
+                continue
+            if code.startswith("E8") and _VECTOR_OP_CHECK.search(ev.detail or ev.text):
+                return "operator"  # the TBE vector error manager's check of an operator's input
+            cat = category_of_code(code)
+            if cat:
+                return "memory" if cat == "operator" and _MEM_TEXT.search(body) else cat
+    return None
 
 
 def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
@@ -416,17 +446,26 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     # stream) are its consequences, and say nothing of it
     setup = ("acl", DEVICE_SETUP_FAILED) in set(_numbers([anchor]))
     ge_failure = False  # the graph engine's generic status: after the detail's own code
-    for domain, value in _numbers([anchor] if setup else [anchor, *group]):
-        if domain == "aclnn" and value == 561000 and _COMM_TEXT.search(body):
-            return "communication"
-        if (domain, value) == ("acl", GE_FAILURE):
-            ge_failure = True
-            continue
-        cat = category_of_number(domain, value)
-        if cat:
-            if cat == "operator" and _MEM_TEXT.search(body):
-                return "memory"
-            return cat
+
+    def by_status(events: list[ErrorEvent]) -> str | None:
+        nonlocal ge_failure
+        for domain, value in _numbers(events):
+            if domain == "aclnn" and value == 561000 and _COMM_TEXT.search(body):
+                return "communication"
+            if (domain, value) == ("acl", GE_FAILURE):
+                ge_failure = True
+                continue
+            cat = category_of_number(domain, value)
+            if cat:
+                return "memory" if cat == "operator" and _MEM_TEXT.search(body) else cat
+        return None
+
+    # the anchor's own status, then its own CANN code (the registry's word on the error itself),
+    # before the statuses its wrappers printed: a driver's `EL0005 The resources are busy` is not
+    # the empty context that set_device then reported
+    cat = by_status([anchor]) or _by_code(anchor, [], body) or (None if setup else by_status(group))
+    if cat:
+        return cat
     for ev in [anchor, *group]:
         api = _failing_api(ev.detail or ev.text)
         if api:
@@ -435,17 +474,9 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         module = _TORCH_NPU_MODULES.get(ev.numeric.get("torch_npu", -1) // 1000)
         if module:
             return module
-    for ev in [anchor, *group]:
-        for code in ev.codes:
-            if ev is not anchor and code.startswith("W"):
-                continue
-            if code.startswith("E8") and _VECTOR_OP_CHECK.search(ev.detail or ev.text):
-                return "operator"  # the TBE vector error manager's check of an operator's input
-            cat = category_of_code(code)
-            if cat:
-                if cat == "operator" and _MEM_TEXT.search(body):
-                    return "memory"
-                return cat
+    cat = _by_code(anchor, group, body)
+    if cat:
+        return cat
     if anchor.block_stage:  # its own TraceBack says which stage failed
         return anchor.block_stage
     if _TILING_FUNC.search(anchor.detail or anchor.text):  # an operator's tiling refused its shapes
@@ -470,6 +501,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     site = anchor.throw_site or _assert_site(anchor.detail or anchor.text)
     if site and _OP_THROW_SITE.search(site):
         return "operator"  # torch_npu's operator layer (op-plugin, an ATB operation) refused it
+    if site and _SETTINGS_CHECK_SITE.search(site):
+        return "environment"  # a configuration's own check refused a setting: the job's set-up
     if anchor.module == "DRV":
         # a driver call that ran out of memory (`<errno:12, …>`, ENOMEM) or whose own event says so
         # (`heap_alloc_managed out of memory`, `halMemAlloc failed`) is an allocation, not the set-up

@@ -786,6 +786,7 @@ class _Channel:
     caret_first: bool = False  # its message follows a source excerpt and its caret row
     message_introduced: bool = False  # a header introduced its message (`… with the following error:`)
     after_py_frame: bool = False  # the last line was a Python traceback frame (`  File "…", line N`)
+    py_frame: str | None = None  # the innermost frame of the traceback being read (`func at file`)
     py_traceback_indent: int | None = None  # inside a Python traceback whose header had this indent
     in_banner: bool = False  # inside an analyser's framed report (`----CONNECT TIMEOUT DETECT RESULT----`)
     quiet: tuple | None = None  # the last line read that started no event (what `_read_line` was given)
@@ -929,7 +930,12 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         kind, level = K.LOG_ERROR, Level.ERROR
     # the source line Python prints under a traceback frame is code, whatever its words say
     # (`result = get_response(w, dequeue_timeout,`), also under a logger's ERROR prefix
-    after_frame, state.after_py_frame = state.after_py_frame and contiguous, bool(C.FRAME_RE.match(text))
+    frame = C.FRAME_RE.match(text)
+    after_frame, state.after_py_frame = state.after_py_frame and contiguous, bool(frame)
+    # the frame an exception was raised in says which code refused (a configuration's own check)
+    raised_in = state.py_frame if contiguous else None
+    state.py_frame = f"{frame.group(3)} at {frame.group(1)}" if frame else (
+        raised_in if after_frame and text.startswith("    ") else None)
     # a traceback ends with its exception at the indent of its `Traceback` line, whatever the
     # class is called (`__main__.TooFewObj: There is no obj file …`)
     indent = len(text) - len(text.lstrip())
@@ -1077,6 +1083,8 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         ev.crimer = hm.group(1)
     if info.get("env_hint"):
         ev.env_hint = True
+    if kind == K.EXCEPTION and raised_in:
+        ev.throw_site = raised_in
     if pre.worker:
         ev.worker = pre.worker
     if info.get("dump") and open_block is not None and open_block.dump and contiguous \

@@ -149,7 +149,10 @@ def expected(spec: Spec, prefix: str, containers: tuple[str, ...] = ()) -> dict[
         if m.kind == "file":
             by_name[m.name] = m
         display = prefix + _display(m.name)
-        if m.name.endswith("/"):  # both formats read a file named so as a folder
+        # both formats read a file named so as a folder, unless tar had to carry the name in a PAX
+        # header (not ASCII, or long), whose path Python's tarfile reads without its trailing slash
+        pax_path = spec.fmt != "zip" and (not m.name.isascii() or len(m.name.encode()) > 100)
+        if m.name.endswith("/") and not pax_path:
             continue
         data = m.data if m.kind == "file" else by_name[m.link].data if m.kind == "hardlink" and \
             m.link in by_name else None
@@ -197,6 +200,8 @@ def named(display: str, texts: list[str]) -> bool:
 @example(Spec("tar.gz", [Member(".0/log.log", "file", b"kept\n")]))
 # found by this test: a broken hard link at the path of an earlier empty member removed that member's file
 @example(Spec("tar.gz", [Member("run.log", "file", b""), Member("./run.log", "hardlink", b"", "missing.log")]))
+# found by this test: a file named `\x80.out/` travels in a PAX header and is read as `\x80.out`
+@example(Spec("tar.gz", [Member("\x80.out/", "file", b"\n"), Member("\x80.out", "file", b"")]))
 @example(Spec("zip", [Member("../up.log", "file", b"x\n"), Member("log/\x1b]0;t\x07.log", "file", b"a\nb"),
                       Member("log/\x1b]0;t\x07.log", "file", b"dup\n"), Member("e.log", "file", b"")]))
 def test_generated_archives_are_read_or_their_members_named(tmp_path_factory, spec: Spec):

@@ -3613,3 +3613,107 @@ def test_a_driver_code_for_exhausted_runtime_objects_is_the_streams_not_the_set_
         "[ERROR] 2026-01-05-10:00:02 (PID:7, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"})
     assert "EL0005" in anchor_text(ws, d)
     assert d.category == "environment"
+
+
+def test_a_registry_titled_detail_without_its_stamp_is_still_a_detail(tmp_path):
+    """`Title_Name(CODE): message` is the error manager's own shape, even when a paste dropped the stamp."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "AclNN_Parameter_Error(EZ1001): The dim of query should be 4, but got 3\n"})
+    assert "The dim of query should be 4" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # look-alike: a word without the registry's underscores in front of a code is prose
+    ws, d = diagnose(tmp_path / "b", {"run.log": "Changelog(EZ1001): The dim check was relaxed\n"})
+    assert d.anchor is None
+
+
+def test_atb_logger_without_its_stamp_keeps_its_level_and_operation(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[info] [1079] [model_runner.cpp:20] loading weights\n"
+        "[error] [1079] [paged_attention_operation.cpp:91] kvHeadNum should be {1,2,4,8}\n"})
+    assert "kvHeadNum should be" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # look-alike: the same logger at level info is no error
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "[info] [1079] [paged_attention_operation.cpp:91] kvHeadNum is 8\n"})
+    assert d.anchor is None
+
+
+def test_a_server_exception_that_sends_the_reader_to_the_first_error_is_a_wrapper(tmp_path):
+    """MindIE's `Setup fail, enable log … to find the first error` and its `return initialize error
+    result` report a step whose own error is printed elsewhere (here by ATB, whose finer stamp runs
+    later than the server logger's)."""
+    log = ("[2025-10-29 09:59:13.967655] [557] [2816] [llm] [ERROR] [acl_nn_operation.cpp:143] "
+           "mmNode call SetAclNNWorkspaceExecutor fail, error:161002\n"
+           "[2025-10-29 09:59:13.029+0800] [557] [2817] [mindie-server] [ERROR] [model.py:40] : [Model]\t>>> "
+           "Exception:Setup fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, export ASDOPS_LOG_TO_STDOUT=1 to find "
+           "the first error. For more details, see the official document.\n"
+           "[2025-10-29 09:59:13.029+0800] [557] [2817] [mindie-server] [ERROR] [model.py:43] : [MIE04E13030A] "
+           "[Model]\t>>> return initialize error result: {'status': 'error', 'npuBlockNum': '0'}\n")
+    ws, d = diagnose(tmp_path, {"server.log": log})
+    assert "error:161002" in anchor_text(ws, d)
+    # look-alike: a server's own error that names its reason is the cause
+    ws, d = diagnose(tmp_path / "b", {"server.log":
+        "[2025-10-29 09:59:13.029+0800] [557] [2817] [mindie-server] [ERROR] [model.py:40] : [Model]\t>>> "
+        "Exception:config.json not found in /models/x\n"})
+    assert "config.json not found" in anchor_text(ws, d)
+
+
+def test_an_asynchronous_copy_task_that_failed_is_the_device(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EE9999[PID: 74] 2026-07-03-04:01:26.793.281 (EE9999): Asynchronous memory copy failed, device_id=0, "
+        "stream_id=61, task_id=0, flip_num=0, copy_type=1, memcpy_type=1, copy_data_type=0, length=2097152\n"})
+    assert d.category == "device"
+    # look-alike: a copy the host refused before any task ran is no device fault
+    ws, d = diagnose(tmp_path / "b", {"run.log": "ERROR: copy of the checkpoint to /backup failed: disk full\n"})
+    assert d.category != "device"
+
+
+def test_a_service_or_model_hub_the_job_cannot_reach_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[ERROR] APP(23,app):2019-01-01-00:35:43.606.308 [agent/net/socket_factory.cpp:99] Failed to connect to "
+        "server: 192.168.0.19:7006 , Msg: the args not right\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "ERROR 05-13 11:59:07 engine.py:400] modelscope.hub.errors.NotExistError: The model: org/model has no "
+        "revision: main !\n"})
+    assert d.category == "environment"
+    # look-alike: a device link to a peer that would not connect is the collective's
+    ws, d = diagnose(tmp_path / "c", {"run.log":
+        "[ERROR] HCCL(9,python):2026-01-05-10:00:01.000.001 [transport.cc:9] Failed to connect to the remote "
+        "peer 10.0.0.2, rank 3\n"})
+    assert d.category != "environment"
+
+
+def test_a_graph_engine_api_named_with_its_namespace_routes_by_its_stage(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "2024-05-09 07:05:28.107324198 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANNGRAPH failure -1: "
+        "GRAPH_FAILED ; NPU=0 ; hostname=h ; expr=ge::aclgrphParseONNXFromMem(data, size, params, graph); \n"})
+    assert d.category == "compile"
+    # look-alike: a namespaced call that is no CANN API routes nothing by its name
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "2024-05-09 07:05:28.107324198 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure -1: "
+        "unknown ; NPU=0 ; hostname=h ; expr=ge::GetThreadLocalContext(); \n"})
+    assert d.category != "compile"
+
+
+def test_a_vector_operator_check_without_the_operator_name_is_the_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "RuntimeError: ({'errCode': 'E80012', 'op_name': 'reduce_sum_d', 'param_name': 'x'}, 'In op, the num of "
+        "dimensions of input/output[x] should be in the range of [0, 8], but actually is [10].')\n"})
+    assert d.category == "operator"
+    # look-alike: the E8 family's own configuration errors stay the environment
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "E80001: 2026-01-05-10:00:01.000.001 The operator package config file is invalid: opp/config.ini\n"})
+    assert d.category == "environment"
+
+
+def test_the_old_model_generators_quantizer_is_a_conversion(tmp_path):
+    ws, d = diagnose(tmp_path, {"omg.log":
+        '[ERROR] FMK:2019-05-23-10:20:29.220.547 CreateOp:framework/domi/calibration/op/op_factory.cpp:20:'
+        '"OpFactory::CreateOp: Not supported OP, type = ShuffleChannel"\n'})
+    assert d.category == "compile"
+    # look-alike: a run's own operator factory is no conversion
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        '[ERROR] FMK:2019-05-23-10:20:29.220.547 CreateOp:framework/runtime/op/op_factory.cpp:20:'
+        '"OpFactory::CreateOp: Not supported OP, type = ShuffleChannel"\n'})
+    assert d.category != "compile"

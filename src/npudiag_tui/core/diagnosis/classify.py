@@ -61,6 +61,10 @@ _ENV_TEXT = re.compile(
     r"\bFileNotFoundError\b|\bNo such file or directory: '|"
     # a model hub that cannot be reached (and no local copy): the network or proxy set-up
     r"\bcouldn't connect to '?https?://|\bMax retries exceeded with url\b|"
+    # a service the job talks to that is not there (`Failed to connect to server: 192.168.0.19:7006`)
+    r"\b[Ff]ailed to connect to (?:the )?(?:\w+ )?server\b|"
+    # a model hub that has no such model, revision or file (ModelScope, Hugging Face)
+    r"\bNotExistError\b|\bhas no revision\b|\b(?:Repository|Revision|Entry)NotFoundError\b|"
     r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
     # a tokenizer that will not load from the model folder (its files, the installed transformers)
     r"\btokenizer\w*\b.{0,80}\b(?:fail(?:ed|s)?|not found|could not be loaded)\b|\bfrom_pretrained failed\b|"
@@ -136,6 +140,9 @@ _DEVICE_TEXT = re.compile(
     r"device-side assert|illegal memory access|errorStr|core id is|ub address|(?i:smmu)|"
     # MindSpore's dump of the runtime's task-exception report: a task failed on the device
     r"Task fail infos|DumpTaskExceptionInfo|"
+    # a copy task the device's DMA engine reported failed (`Asynchronous memory copy failed,
+    # device_id=0, stream_id=61, task_id=0`)
+    r"[Aa]synchronous memory copy failed\b|"
     # the runtime's report of the task that failed on the device inside a model, and its type
     r"\bReal task exception\b|\(KERNEL_AI(?:CORE|CPU|VEC?)\)"
 )
@@ -352,7 +359,7 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
 # the call a wrapper says failed: torch_npu's `NPU function error: X`, `call aclnnX failed`, and ONNX
 # Runtime's `CANN failure 500001: … ; expr=aclopCompileAndExecute(…)`
 _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed|"
-                           r"\bexpr=(acl\w+|Hccl\w+)\(|"
+                           r"\bexpr=(?:\w+::)*(acl\w+|Hccl\w+)\(|"
                            r"\b(\w*(?:KernelLaunch|LaunchKernel)\w*) ret(?:Code)?[ =:]+\d|"  # a launch that prints its status
                            # a glog CHECK on the status a CANN call returned (`Check failed: (…(aclgrphBuildModel(…))
                            # == ge::GRAPH_SUCCESS)`)
@@ -393,7 +400,7 @@ def _failing_api(text: str) -> str | None:
 # E8 holds both the operator package's configuration and the TBE vector error manager's input
 # checks, whose messages name the operator and the parameter (`In op[strided_slice_grad_d], the
 # parameter[strides[0]] should be …`)
-_VECTOR_OP_CHECK = re.compile(r"\bIn op\[[^\]]{1,200}\],? the (?:parameter|input|attr\w*|dtype|shape)\b")
+_VECTOR_OP_CHECK = re.compile(r"\bIn op(?:\[[^\]]{1,200}\])?,? the (?:parameter|input|attr\w*|dtype|shape|num of)\b")
 # c10's assertion names the source it failed in (`INTERNAL ASSERT FAILED at "…/MulKernelNpuOpApi.cpp":26`)
 _ASSERT_AT = re.compile(r"\bASSERT FAILED at \"([^\"]{1,300})\"")
 

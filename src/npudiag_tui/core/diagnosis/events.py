@@ -81,6 +81,9 @@ _STATUS_CHECK = re.compile(r"\bCheck failed: \(?\w*(?:status|ret|result|err(?:or
                            r"\(?(?:0|\w*SUCCESS\w*|\w*OK)\)?(?: \(.{0,40}\))?\s*$")
 # a check macro's report of a call and its status, without the macro's own prefix (`HcclGetRootInfo(&id),
 # error code is 19`): the call failed; the lines around it say why
+# a wrapper handing back the status of a step that failed (MindIE: `return initialize error
+# result: {'status': 'error', …}`): the step's own error says why
+_ERROR_RESULT = re.compile(r"\breturn \w+ error result\b")
 _CALL_STATUS = re.compile(r"^(?:\w+::)*[A-Za-z_]\w*\([^()]{0,200}\),? error code is [1-9]\d*\.?\s*$")
 # a detail that only says the call's arguments or context were wrong, or that fetching the error
 # message itself failed: the block's deeper lines (a driver call, a device exception) explain it
@@ -156,7 +159,10 @@ _WRAPPER_TEXT = re.compile(
     # (`Failed to import X because of the following error (look up to see its traceback):`)
     r"\bencounter(?:s|ed)? (?:an? )?errors?:\s*$|\bthe following errors?(?: \([^()]{0,60}\))?:\s*$|"
     # a compiler's summary that its pass pipeline failed; the pass's own diagnostics say why
-    r"\bFailed to run [\w ]{1,40} pipeline\b"
+    r"\bFailed to run [\w ]{1,40} pipeline\b|"
+    # a server's exception that sends the reader to the operator library's log for the cause
+    # (MindIE: `Setup fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, … to find the first error`)
+    r"\bto find the first error\b"
 )
 _OOM = re.compile(r"(?i:out of memory)|OutOfMemoryError|memory allocation failed|alloc(?:ate)? .*failed|"
                   r"ErrCode=207001|error code is 207001|No available memory for the cache blocks")
@@ -448,7 +454,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CONTEXT, Level.INFO, info
     if B.BUILD_SUMMARY.match(stripped):
         return K.WRAPPER, Level.ERROR, info
-    if B.COMMAND_FAILED.search(stripped) or _STATUS_CHECK.search(stripped) or _CALL_STATUS.match(stripped):
+    if B.COMMAND_FAILED.search(stripped) or _STATUS_CHECK.search(stripped) or _CALL_STATUS.match(stripped) \
+            or _ERROR_RESULT.search(stripped):
         # only says a call failed, and with which status
         return K.RELAY, Level.ERROR, info
     if _UNSPECIFIED.search(stripped):

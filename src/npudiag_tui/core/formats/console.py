@@ -50,6 +50,8 @@ _NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D"
 # Server loggers with bracketed fields: MindIE `[2025-12-05 13:26:00.197+08:00] [pid] [tid] [server]
 # [ERROR] [file.cpp:37] : `, ATB `[2025-05-13 02:25:58.64217] [error] [tid] [file:line] `, the torch_npu
 # distributed logger `[285] [2025-12-12 12:10:10:644] torch.distributed: [ERROR] [479] `.
+# ATB's logger without its stamp (`[error] [1079] [multi_latent_attention_operation.cpp:91] `)
+_ATB_LOGGER = re.compile(r"^\[(error|warn(?:ing)?|info|debug|critical|fatal)\] \[\d+\] \[[\w./-]+:\d+\] ?")
 _BRACKET_LOGGER = re.compile(
     r"^(?:\[\d+\] )?\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,:]\d+)?(?:[+-]\d\d:?\d\d)?\] ?(?:[\w.]+: )?"
     r"(?:\[[^\]\[]{0,40}\] ?){0,4}\[(ERROR|WARN(?:ING)?|INFO|DEBUG|CRITICAL|FATAL|error|warn(?:ing)?|info|debug|"
@@ -104,7 +106,9 @@ CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")
 # The error manager's tail naming an operator's tiling or shape-inference code: the operator
 # itself refused its inputs, whatever code or wrapper carries the message.
 OP_CHECK_SOURCE = re.compile(
-    r"\[(?:FUNC:\w*(?:Tiling|InferShape)\w*|FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc))\]", re.I)
+    r"\[(?:FUNC:\w*(?:Tiling|InferShape)\w*|FILE:\w*(?:tiling|infershape|infer_shape)\w*\.(?:cpp|cc))\]|"
+    # an ATB operation's own parameter check (`[multi_latent_attention_operation.cpp:91] headNum should be …`)
+    r"\[\w+_operation\.cpp:\d+\]", re.I)
 FRAME_RE = re.compile(r'^\s+File "(.+)", line (\d+), in (.+)$')
 # a frame of the C++ backtrace c10 prints under an error (`frame #0: c10::Error::Error(…) + 0xb8 (0x…
 # in libc10.so)`): a code location, whose symbol names (`Error::`, `bad_alloc`) say nothing
@@ -149,6 +153,7 @@ _CANN_DETAIL = re.compile(
 )
 _CANN_INLINE = re.compile(rf"detail:\s*(?=({CODE_PATTERN}|\[PID:))")  # gen2 or gen3 carried inline
 _BANNER_TEXT = re.compile(r"^(?:Inner Error!|Internal error!)\s*$")
+_REGISTRY_TITLE = re.compile(r"^[A-Z][A-Za-z]*(?:_[A-Za-z]+)+$")  # `Memory_Allocation_Failure`
 # the error manager's source tail that ends its messages
 MANAGER_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _INNER_ONE_SPACE = re.compile(rf"^({CODE_PATTERN}) (?=[^\s:(\[])")
@@ -192,7 +197,11 @@ def parse_cann_detail(text: str) -> CannDetail | None:
     # a code and its PID with the error manager's source tail (`E19999[PID: 9]: msg[FUNC:f][FILE:x.cc]
     # [LINE:1]`, a tool that prints no stamp) is the message itself
     signed = bool(pid and lead and MANAGER_TAIL.search(message))
-    if not (stamp or banner or two_space or (pid and paren) or signed or (inline is not None and lead is not None)):
+    # the registry's title in front of its code (`AclNN_Parameter_Error(EZ1001): …`, `Resource_Busy(EL0005):`)
+    # is the error manager's own shape, with or without the stamp a paste may have dropped
+    titled = bool(paren and title and _REGISTRY_TITLE.match(title.strip()))
+    if not (stamp or banner or two_space or (pid and paren) or signed or titled
+            or (inline is not None and lead is not None)):
         return None
     return CannDetail(code, int(pid) if pid else None, stamp, (title or "").strip() or None, message.strip(), banner)
 
@@ -338,7 +347,7 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             pre.level = m.group(1)
             line = line[m.end():]
             continue
-        m = _BRACKET_LOGGER.match(line)
+        m = _BRACKET_LOGGER.match(line) or _ATB_LOGGER.match(line)
         if m:
             word = m.group(1).upper()
             pre.level = {"WARN": "WARNING", "FATAL": "CRITICAL"}.get(word, word)

@@ -3717,3 +3717,35 @@ def test_the_old_model_generators_quantizer_is_a_conversion(tmp_path):
         '[ERROR] FMK:2019-05-23-10:20:29.220.547 CreateOp:framework/runtime/op/op_factory.cpp:20:'
         '"OpFactory::CreateOp: Not supported OP, type = ShuffleChannel"\n'})
     assert d.category != "compile"
+
+
+def test_pytests_header_over_a_failed_import_is_a_wrapper(tmp_path):
+    """`ImportError while loading conftest '…'` introduces the import chain and the `E   ImportError:`
+    line that says why."""
+    log = ("ImportError while loading conftest '/w/tests/conftest.py'.\n"
+           "conftest.py:8: in <module>\n"
+           "    from x_runtime import init\n"
+           "E   ImportError: /w/lib/libx_impl.so: undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationE\n")
+    ws, d = diagnose(tmp_path, {"test.log": log})
+    assert "undefined symbol" in anchor_text(ws, d)
+    # look-alike: an ImportError of the job itself is the cause
+    ws, d = diagnose(tmp_path / "b", {"test.log": "ImportError: cannot import name 'npu_rope' from 'x_ops'\n"})
+    assert "cannot import name" in anchor_text(ws, d)
+
+
+def test_hccls_process_group_refusing_a_collective_is_the_collectives(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log": "RuntimeError: ProcessGroupHCCL does not support scatter\n"})
+    assert d.category == "communication"
+    # look-alike: another process group's refusal names no HCCL
+    ws, d = diagnose(tmp_path / "b", {"train.log": "RuntimeError: ProcessGroupGloo does not support reduce_scatter\n"})
+    assert d.category != "communication"
+
+
+def test_the_dispatcher_refusing_an_operator_call_against_its_schema_is_the_operator(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "RuntimeError: _C_ascend::npu_rope_custom() Expected a value of type 'List[int]' for argument 'positions' "
+        "but instead found type 'Tensor'.\n"})
+    assert d.category == "operator"
+    # look-alike: a configuration value of the wrong type is no operator call
+    ws, d = diagnose(tmp_path / "b", {"serve.log": "RuntimeError: config field 'positions' expected an int\n"})
+    assert d.category != "operator"

@@ -184,13 +184,16 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:
                       r"\bgrid (?:should|must) be\b|\bgrid (?:size|dim\w*)\b.{0,40}\bexceed|"
                       # PyTorch's dispatch found no kernel of the operator for this dtype
                       r"\"\w+\" not implemented for '\w+'|"
+                      # PyTorch's dispatcher refusing an operator call against its schema (`_C_ascend::
+                      # npu_causal_conv1d_custom() Expected a value of type 'List[int]' for argument 'x'`)
+                      r"\bExpected a value of type '[^']{1,80}' for argument\b|"
                       # Ascend C's kernel API checks, printed per block and core by the kernel's debug
                       # build (`[ERROR][Block_1][AIV_0][…impl.h:314][CompareScalar][pid] Failed to check …`)
                       r"\[AI[CV]_\d+\]\[")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
 _COMM_TEXT = re.compile(
-    r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
+    r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|ProcessGroupHCCL\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
     r"CommInit\w*|[Cc]ollective|\brank ?[Ss]ize\b|"
     r"[Ff]ailed to connect to (?:the )?(?:target|peer|remote|segment)\b|"  # a device-to-device link (KV transfer)

@@ -162,7 +162,9 @@ _WRAPPER_TEXT = re.compile(
     r"\bFailed to run [\w ]{1,40} pipeline\b|"
     # a server's exception that sends the reader to the operator library's log for the cause
     # (MindIE: `Setup fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, … to find the first error`)
-    r"\bto find the first error\b"
+    r"\bto find the first error\b|"
+    # pytest's header over an import that failed while it collected (its `E   ImportError: …` says why)
+    r"ImportError while (?:loading conftest|importing test module)\b"
 )
 _OOM = re.compile(r"(?i:out of memory)|OutOfMemoryError|memory allocation failed|alloc(?:ate)? .*failed|"
                   r"ErrCode=207001|error code is 207001|No available memory for the cache blocks")

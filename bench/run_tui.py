@@ -23,6 +23,9 @@ import tempfile
 import textwrap
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _measure import warm_bytecode  # noqa: E402
+
 CHILD = textwrap.dedent('''
     import asyncio, json, os, sys, time
     # wall clock from the parent's launch (includes interpreter and, with --tmux, tmux start-up)
@@ -102,6 +105,7 @@ def main() -> int:
                     help="stop after the keys instead of waiting for every background merge (quick; "
                          "the peak RSS is then not the figure)")
     args = ap.parse_args()
+    warm_bytecode()
     for _ in range(2):  # warm the page cache like the other runners
         subprocess.run(["cat"] + [os.path.join(r, f) for r, _, fs in os.walk(args.tree) for f in fs],
                        stdout=subprocess.DEVNULL, check=False)

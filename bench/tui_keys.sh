@@ -8,6 +8,8 @@ tree=$1
 mode=--no-follow
 [ "${2:-}" = "--follow" ] && mode=""
 here=$(cd "$(dirname "$0")/.." && pwd)
+# the bytecode cache current, as an installed package has it (bench/_measure.py warm_bytecode)
+"$here/.venv/bin/python" -m compileall -q "${NPDBENCH_SRC:-$here/src}" >/dev/null
 session=npudiag-bench-$$
 tmux kill-session -t "$session" 2>/dev/null
 start=$(date +%s.%N)

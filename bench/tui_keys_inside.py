@@ -31,6 +31,9 @@ import tempfile
 import textwrap
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _measure import warm_bytecode  # noqa: E402
+
 CHILD = textwrap.dedent('''
     import json, os, sys, time
     from npudiag_tui.cli import open_for_tui
@@ -86,6 +89,7 @@ def main() -> int:
     ap.add_argument("--pace", type=int, default=0,
                     help="ms to wait after the screen changed before the next key (0: at once, as tui_keys.sh)")
     args = ap.parse_args()
+    warm_bytecode()
     subprocess.run(["cat"] + [os.path.join(r, f) for r, _, fs in os.walk(args.tree) for f in fs],
                    stdout=subprocess.DEVNULL, check=False)  # warm the page cache like the other runners
     outside: list[tuple[str, float]] = []

@@ -3749,3 +3749,57 @@ def test_the_dispatcher_refusing_an_operator_call_against_its_schema_is_the_oper
     # look-alike: a configuration value of the wrong type is no operator call
     ws, d = diagnose(tmp_path / "b", {"serve.log": "RuntimeError: config field 'positions' expected an int\n"})
     assert d.category != "operator"
+
+
+def test_a_system_calls_error_number_marks_the_failure_and_the_host_refusal_is_the_environment(tmp_path):
+    """`rename error. errno is 30`: an errno only a failure has; read-only, full, missing or forbidden
+    paths are the host's set-up. The statuses its callers returned after it relay it."""
+    log = ("[2025/11/14 03:02:54][0041][root][127.0.0.1][cfg_operate.c,cfg_check_path,587]:rename error. errno is 30\n"
+           "[2025/11/14 03:02:54][0041][root][127.0.0.1][cfg_operate.c,cfg_insert,952]:cfg_write_to_file failed, "
+           "ret is -8001\n")
+    ws, d = diagnose(tmp_path, {"device.log": log})
+    assert "errno is 30" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: an errno of 0 is no failure
+    ws, d = diagnose(tmp_path / "b", {"device.log":
+        "[2025/11/14 03:02:54][0041][root][127.0.0.1][cfg_operate.c,cfg_check_path,587]:rename done. errno is 0\n"})
+    assert d.anchor is None
+
+
+def test_a_model_file_a_tool_cannot_read_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"convert.log":
+        "[ERROR] LITE(119,7fbd,converter_lite):2021-12-13-16:20:49.506.122 [tools/converter/parser/onnx/"
+        "onnx_op_parser.cc:3079] InitOriginModel] Read onnx model file failed, model path: ./m.onnx\n"})
+    assert d.category == "environment"
+    # look-alike: the converter refusing an operator of the model it read is a conversion's
+    ws, d = diagnose(tmp_path / "b", {"convert.log":
+        "[ERROR] LITE(119,7fbd,converter_lite):2021-12-13-16:20:49.506.122 [tools/converter/parser/onnx/"
+        "onnx_op_parser.cc:3079] Parse] op GridSample parse failed\n"})
+    assert d.category == "compile"
+
+
+def test_the_task_scheduler_refusing_a_stream_operation_is_the_streams(tmp_path):
+    ws, d = diagnose(tmp_path, {"device-0/device-1_20200904.log":
+        "[ERROR] TSCH(-1,null):2020-09-04-21:51:13.452.762 63696 (cpuid:0) task_scheduler_engine.c:707 "
+        "proc_model_stream_unbind: unbind model stream failed, stream is running. model_id=512\n"})
+    assert d.category == "stream_event"
+    # look-alike: a task the scheduler saw fail is the device's
+    ws, d = diagnose(tmp_path / "b", {"device-0/device-1_20200904.log":
+        "[ERROR] TSCH(-1,null):2020-09-04-21:51:13.452.762 63696 (cpuid:0) task_scheduler_engine.c:707 "
+        "proc_task_exception: task failed, sq_id=514, task_id=3\n"})
+    assert d.category == "device"
+
+
+def test_a_media_drivers_parameter_check_is_the_operator_whatever_the_host_status(tmp_path):
+    log = ("[ERROR] KERNEL(2234,sklogd):2023-06-13-19:21:22.987.969 [klogd.c:246][652145.056916] [HiDvpp][A618] "
+           "[Vdec]:vdec_check_resize_param [Line]:6768 pid 23973 chn 0 the out format 0 is not supported.\n"
+           "[ERROR] ASCENDCL(23973,app):2023-06-13-19:21:23.001.000 [vdec.cpp:88] rtStreamSynchronize failed, "
+           "runtime result = 507018\n")
+    ws, d = diagnose(tmp_path, {"plog/plog-23973_20230613.log": log})
+    assert "the out format 0 is not supported" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # look-alike: the media driver's own fault names no parameter check
+    ws, d = diagnose(tmp_path / "b", {"plog/plog-23973_20230613.log":
+        "[ERROR] KERNEL(2234,sklogd):2023-06-13-19:21:22.987.969 [klogd.c:246][652145.056916] [HiDvpp][A618] "
+        "[Vdec]:vdec_irq_handler [Line]:90 chn 0 hardware decode timeout\n"})
+    assert d.category != "operator"

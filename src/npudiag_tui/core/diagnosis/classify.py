@@ -65,6 +65,9 @@ _ENV_TEXT = re.compile(
     r"\b[Ff]ailed to connect to (?:the )?(?:\w+ )?server\b|"
     # a model hub that has no such model, revision or file (ModelScope, Hugging Face)
     r"\bNotExistError\b|\bhas no revision\b|\b(?:Repository|Revision|Entry)NotFoundError\b|"
+    # a system call refused by the host: no such file (2), no permission (13), a full (28) or
+    # read-only (30) file system
+    r"\berrno(?: is|:|=| ?\[) ?(?:2|13|28|30)\b|"
     r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
     # a tokenizer that will not load from the model folder (its files, the installed transformers)
     r"\btokenizer\w*\b.{0,80}\b(?:fail(?:ed|s)?|not found|could not be loaded)\b|\bfrom_pretrained failed\b|"
@@ -298,7 +301,9 @@ _ACL_NAME_ROUTES = (
 # own words for it)
 _MODEL_LOAD = re.compile(r"\baclmdlLoadFrom(?:File|Mem)\w*|\bacl\.mdl\.load_from_(?:file|mem)\w*|"
                          r"\bload(?:ing)? (?:the )?(?:offline )?model(?: data)? from (?:the )?(?:file|mem\w*)\b|"
-                         r"\b[Ff]ailed to load (?:the )?(?:offline |om )?model\b")
+                         r"\b[Ff]ailed to load (?:the )?(?:offline |om )?model\b|"
+                         # a model file the tool could not read (its path, its rights, a damaged file)
+                         r"\b[Rr]ead (?:the )?(?:\w+ )?model file failed\b")
 DEVICE_SETUP_FAILED = 507033
 GE_FAILURE = 500002  # ACL_ERROR_GE_FAILURE: the graph engine failed, whatever inside it did
 # the error manager's tail naming an operator's tiling function (`[FUNC:Tiling4GridSampler3D]`)
@@ -329,6 +334,14 @@ def category_of_number(domain: str, value: int) -> str | None:
     return None
 
 
+# the task scheduler refusing to bind, unbind or destroy a stream still in use
+# (`proc_model_stream_unbind: unbind model stream failed, stream is running`)
+_STREAM_OP = re.compile(r"\b(?:un)?bind (?:model )?stream\b|\bstream is (?:still )?(?:running|busy|in use)\b")
+# a media (DVPP) driver checking the parameters of a call (`[Vdec]:vdec_check_resize_param … the out
+# format 0 is not supported`): what the caller passed, whatever status the host then printed
+_MEDIA_PARAM_CHECK = re.compile(r"\[(?:Vdec|Venc|Vpc|Jpegd|Jpege|Pngd)\]:?\s*\w*check\w*param", re.I)
+
+
 def _shape(ev: ErrorEvent, body: str) -> str | None:
     """Step 1: the event's own shape, when it settles the question."""
     if ev.kind == K.CRASH:
@@ -349,6 +362,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
         return "communication"
     if ev.module in ("HCCL", "HCCP"):  # what logged it is the subsystem that failed
         return "communication"
+    if ev.module == "TSCH" and _STREAM_OP.search(body):
+        return "stream_event"  # the scheduler refused an operation on a stream, no task failed
     if ev.module == "TSCH" and not _COMM_TEXT.search(body):
         # the device's task scheduler reports a task of this device that failed or hung (a wait
         # on a peer's notify it reports too, and that one stays a collective's)
@@ -452,6 +467,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     shaped = _shape(anchor, body)
     if shaped:
         return shaped
+    if _MEDIA_PARAM_CHECK.search(body):
+        return "operator"
     # an anchor that is the device set-up failing: the statuses of later calls (a reset, a
     # stream) are its consequences, and say nothing of it
     setup = ("acl", DEVICE_SETUP_FAILED) in set(_numbers([anchor]))

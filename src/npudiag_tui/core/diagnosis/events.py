@@ -187,6 +187,8 @@ _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not 
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
 _FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
+# a system call's error number, which only a failure has (`rename error. errno is 30`, `errno: 13`)
+_ERRNO = re.compile(r"\berrno(?: is|:|=| ?\[) ?[1-9]\d{0,2}\b")
 # a header over a list of what may have caused the error (HCCL's `There maybe some reasons to cause
 # this error:`, `Possible causes:`): the list is advice, not the error's message
 _ADVICE_INTRO = re.compile(r"(?i)^(?:there (?:may ?be|might be|are) (?:some |several |a few )?(?:possible )?"
@@ -538,7 +540,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         # its indented source lines and caret rows: the level is the logger's, not the line's
         return K.CONTEXT, Level.ERROR, info
     if (logger_level in ("ERROR", "CRITICAL") or C.SETTING_REFUSED.match(stripped)
-            or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b", stripped)):
+            or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b", stripped)
+            or _ERRNO.search(stripped)):
         codes = string_codes(stripped)
         if codes and not all(is_inner_code(c) for c in codes):
             return K.PLOG, Level.ERROR, info

@@ -3803,3 +3803,19 @@ def test_a_media_drivers_parameter_check_is_the_operator_whatever_the_host_statu
         "[ERROR] KERNEL(2234,sklogd):2023-06-13-19:21:22.987.969 [klogd.c:246][652145.056916] [HiDvpp][A618] "
         "[Vdec]:vdec_irq_handler [Line]:90 chn 0 hardware decode timeout\n"})
     assert d.category != "operator"
+
+
+def test_an_acl_operator_call_that_prints_its_status_routes_by_its_stage(tmp_path):
+    """`aclopInferShape ret:500002`: the graph engine's generic status from a single-operator call
+    is the operator stage's, not a graph compile's."""
+    log = ("[ERROR] GE(30,app):2025-01-13-07:32:37.703.815 [operator_factory_impl.cc:75]30 GetOpsTypeList: "
+           "ErrorNo: 4294967295(failed) [INFER][DEFAULT][Check][Param] no operator creators found\n"
+           "[INFO] aclopInferShape ret:500002\n"
+           "Exception ignored in: <function Engine.__del__ at 0x7f3a2c1e5d80>\n"
+           "Segmentation fault (core dumped)\n")
+    ws, d = diagnose(tmp_path, {"run.log": log})
+    assert "no operator creators found" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # look-alike: a graph build's call that printed the same status is the compile's
+    ws, d = diagnose(tmp_path / "b", {"run.log": log.replace("aclopInferShape", "aclgrphBuildModel")})
+    assert d.category == "compile"

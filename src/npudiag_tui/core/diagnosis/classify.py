@@ -379,6 +379,7 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
 _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed|"
                            r"\bexpr=(?:\w+::)*(acl\w+|Hccl\w+)\(|"
                            r"\b(\w*(?:KernelLaunch|LaunchKernel)\w*) ret(?:Code)?[ =:]+\d|"  # a launch that prints its status
+                           r"\b(acl(?:op|nn|grph)\w+) ret(?:Code)?[ =:]+\d|"  # an ACL call's printed status (`aclopInferShape ret:500002`)
                            # a glog CHECK on the status a CANN call returned (`Check failed: (…(aclgrphBuildModel(…))
                            # == ge::GRAPH_SUCCESS)`)
                            r"\bCheck failed: .{0,80}?\b(acl\w+|Hccl\w+)\(")

@@ -3819,3 +3819,18 @@ def test_an_acl_operator_call_that_prints_its_status_routes_by_its_stage(tmp_pat
     # look-alike: a graph build's call that printed the same status is the compile's
     ws, d = diagnose(tmp_path / "b", {"run.log": log.replace("aclopInferShape", "aclgrphBuildModel")})
     assert d.category == "compile"
+
+
+def test_c10s_throw_site_outweighs_the_python_frame_that_called_into_it(tmp_path):
+    """A Python traceback's innermost frame (the model's forward) and c10's `Exception raised from`
+    site both say where; the operator layer that threw names the category."""
+    ws, d = diagnose(tmp_path, {"train.log":
+        "Traceback (most recent call last):\n"
+        '  File "/w/model/config.py", line 80, in __post_init__\n'
+        "    out = torch_npu.npu_fused_attention(q, k, v)\n"
+        "RuntimeError: setup failed!\n"
+        "Exception raised from OperationSetup at build/op-plugin/op_plugin/CMakeFiles/op_plugin_atb.dir/x.ts:131 "
+        "(most recent call first):\n"
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0xffff7c3b7908 in libc10.so)\n"})
+    assert "setup failed!" in anchor_text(ws, d)
+    assert d.category == "operator"

@@ -195,6 +195,7 @@ class ErrorEvent:
     suspect_rank: int | None = None  # the rank the timeouts point at (set by the diagnosis)
     env_hint: bool = False  # the text speaks of a missing package or library
     throw_site: str | None = None  # where c10 threw it (`OperationSetup at …/op_plugin_atb…`)
+    raised_in: str | None = None  # the innermost Python frame of its traceback (`__post_init__ at …/config.py`)
     worker: str | None = None  # the launcher's worker name
     stale: bool = False  # before the final episode of errors
 

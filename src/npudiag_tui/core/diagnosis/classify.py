@@ -195,6 +195,10 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:
                       r"\[AI[CV]_\d+\]\[")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
+# a configuration object's own checks (`__post_init__ at …/transformer_config.py`, Megatron's
+# `validate_args at …/arguments.py`): the exception they raise refuses a setting
+_SETTINGS_CHECK_SITE = re.compile(r"^(?:__post_init__|_?(?:validate|verify|check)\w*) at \S*?"
+                                  r"(?:config\w*|arguments|args|settings|options)\.py$")
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|ProcessGroupHCCL\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
@@ -424,12 +428,6 @@ _VECTOR_OP_CHECK = re.compile(r"\bIn op(?:\[[^\]]{1,200}\])?,? the (?:parameter|
 _ASSERT_AT = re.compile(r"\bASSERT FAILED at \"([^\"]{1,300})\"")
 
 
-# a configuration object's own checks (`__post_init__ at …/transformer_config.py`, Megatron's
-# `validate_args at …/arguments.py`): the exception they raise refuses a setting
-_SETTINGS_CHECK_SITE = re.compile(r"^(?:__post_init__|_?(?:validate|verify|check)\w*) at \S*?"
-                                  r"(?:config\w*|arguments|args|settings|options)\.py$")
-
-
 def _assert_site(text: str) -> str | None:
     m = _ASSERT_AT.search(text)
     return m.group(1) if m else None
@@ -529,7 +527,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     site = anchor.throw_site or _assert_site(anchor.detail or anchor.text)
     if site and _OP_THROW_SITE.search(site):
         return "operator"  # torch_npu's operator layer (op-plugin, an ATB operation) refused it
-    if site and _SETTINGS_CHECK_SITE.search(site):
+    if anchor.raised_in and _SETTINGS_CHECK_SITE.search(anchor.raised_in):
         return "environment"  # a configuration's own check refused a setting: the job's set-up
     if anchor.module == "DRV":
         # a driver call that ran out of memory (`<errno:12, …>`, ENOMEM) or whose own event says so

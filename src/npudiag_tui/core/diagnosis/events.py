@@ -79,11 +79,11 @@ _RELAY = re.compile(
 # ACL_SUCCESS`): it only says the call failed; the callee's own error says why
 _STATUS_CHECK = re.compile(r"\bCheck failed: \(?\w*(?:status|ret|result|err(?:or)?|rc|code)\)? ?(?:==|!=) ?"
                            r"\(?(?:0|\w*SUCCESS\w*|\w*OK)\)?(?: \(.{0,40}\))?\s*$")
-# a check macro's report of a call and its status, without the macro's own prefix (`HcclGetRootInfo(&id),
-# error code is 19`): the call failed; the lines around it say why
 # a wrapper handing back the status of a step that failed (MindIE: `return initialize error
 # result: {'status': 'error', …}`): the step's own error says why
 _ERROR_RESULT = re.compile(r"\breturn \w+ error result\b")
+# a check macro's report of a call and its status, without the macro's own prefix (`HcclGetRootInfo(&id),
+# error code is 19`): the call failed; the lines around it say why
 _CALL_STATUS = re.compile(r"^(?:\w+::)*[A-Za-z_]\w*\([^()]{0,200}\),? error code is [1-9]\d*\.?\s*$")
 # a detail that only says the call's arguments or context were wrong, or that fetching the error
 # message itself failed: the block's deeper lines (a driver call, a device exception) explain it
@@ -1095,8 +1095,8 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         ev.crimer = hm.group(1)
     if info.get("env_hint"):
         ev.env_hint = True
-    if kind == K.EXCEPTION and raised_in:
-        ev.throw_site = raised_in
+    if kind == K.EXCEPTION:
+        ev.raised_in = raised_in
     if pre.worker:
         ev.worker = pre.worker
     if info.get("dump") and open_block is not None and open_block.dump and contiguous \

@@ -81,7 +81,7 @@ _STATUS_CHECK = re.compile(r"\bCheck failed: \(?\w*(?:status|ret|result|err(?:or
                            r"\(?(?:0|\w*SUCCESS\w*|\w*OK)\)?(?: \(.{0,40}\))?\s*$")
 # a wrapper handing back the status of a step that failed (MindIE: `return initialize error
 # result: {'status': 'error', …}`): the step's own error says why
-_ERROR_RESULT = re.compile(r"\breturn \w+ error result\b")
+_ERROR_RESULT = re.compile(r"return \w+ error result\b")  # led by a literal: every console line passes here
 # a check macro's report of a call and its status, without the macro's own prefix (`HcclGetRootInfo(&id),
 # error code is 19`): the call failed; the lines around it say why
 _CALL_STATUS = re.compile(r"^(?:\w+::)*[A-Za-z_]\w*\([^()]{0,200}\),? error code is [1-9]\d*\.?\s*$")
@@ -162,7 +162,7 @@ _WRAPPER_TEXT = re.compile(
     r"\bFailed to run [\w ]{1,40} pipeline\b|"
     # a server's exception that sends the reader to the operator library's log for the cause
     # (MindIE: `Setup fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, … to find the first error`)
-    r"\bto find the first error\b|"
+    r"to find the first error\b|"
     # pytest's header over an import that failed while it collected (its `E   ImportError: …` says why)
     r"ImportError while (?:loading conftest|importing test module)\b"
 )
@@ -188,7 +188,7 @@ _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not 
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
 _FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
 # a system call's error number, which only a failure has (`rename error. errno is 30`, `errno: 13`)
-_ERRNO = re.compile(r"\berrno(?: is|:|=| ?\[) ?[1-9]\d{0,2}\b")
+_ERRNO = re.compile(r"errno(?: is|:|=| ?\[) ?[1-9]\d{0,2}\b")  # led by a literal (a hot path)
 # a header over a list of what may have caused the error (HCCL's `There maybe some reasons to cause
 # this error:`, `Possible causes:`): the list is advice, not the error's message
 _ADVICE_INTRO = re.compile(r"(?i)^(?:there (?:may ?be|might be|are) (?:some |several |a few )?(?:possible )?"

@@ -3834,3 +3834,51 @@ def test_c10s_throw_site_outweighs_the_python_frame_that_called_into_it(tmp_path
         "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0xffff7c3b7908 in libc10.so)\n"})
     assert "setup failed!" in anchor_text(ws, d)
     assert d.category == "operator"
+
+
+def test_a_compiler_subprocess_that_died_by_a_signal_relays_its_own_diagnostic(tmp_path):
+    """`CalledProcessError: … died with <Signals.SIGSEGV: 11>`: the compiler crashed on the kernel;
+    the diagnostic it printed (re-raised in the next exception's message) is the cause."""
+    log = ("Traceback (most recent call last):\n"
+           '  File "/opt/triton/backends/ascend/compiler.py", line 60, in ttir_to_linalg\n'
+           "    ret = subprocess.run(cmd_list, capture_output=True, check=True)\n"
+           "subprocess.CalledProcessError: Command '['/opt/triton/triton-adapter-opt', '/tmp/k/kernel.ttir.mlir']' "
+           "died with <Signals.SIGSEGV: 11>.\n"
+           "\n"
+           "During handling of the above exception, another exception occurred:\n"
+           "\n"
+           "Traceback (most recent call last):\n"
+           '  File "/w/test.py", line 44, in <module>\n'
+           "    fn()\n"
+           "triton.compiler.errors.MLIRCompilationError:\n"
+           "[ConvertTritonIRToLinalgIR] encounters error:\n"
+           "/w/ops/attn.py:133:41: error: cannot div 0!\n")
+    ws, d = diagnose(tmp_path, {"compile.log": log})
+    assert "cannot div 0!" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: a program that itself died by a signal, no subprocess, is the crash
+    ws, d = diagnose(tmp_path / "b", {"run.log": "Fatal Python error: Segmentation fault\n"})
+    assert "Segmentation fault" in anchor_text(ws, d)
+
+
+def test_a_package_without_the_name_imported_from_it_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "[ERROR] ME(105:2814,MainProcess):2024-12-06-12:39:02.460.00 [mindspore/run_check/_check_version.py:360] "
+        "CheckFailed: cannot import name 'version' from 'te' (unknown location)\n"})
+    assert d.category == "environment"
+    # look-alike: a name the script cannot find in its own module is no package of the set-up
+    ws, d = diagnose(tmp_path / "b", {"run.log": "NameError: name 'version' is not defined\n"})
+    assert d.category != "environment"
+
+
+def test_a_message_asking_whether_a_library_was_loaded_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "EZ9999[PID: 56] 2026-03-11-21:59:54.366.980 (EZ9999):  Can not find Node Conv2D1_in_0[Data] custom "
+        "infer_datatype func. Please confirm whether the op_proto shared library (.so) has been loaded "
+        "successfully.[FUNC:InferDtypeByRegisteredFuncOrRule][FILE:shape_inference.cc][LINE:578]\n"})
+    assert d.category == "environment"
+    # look-alike: a model whose weights were loaded says nothing of a failure
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "EZ9999[PID: 56] 2026-03-11-21:59:54.366.980 (EZ9999):  Can not find Node Conv2D1_in_0[Data] custom "
+        "infer_datatype func.[FUNC:InferDtypeByRegisteredFuncOrRule][FILE:shape_inference.cc][LINE:578]\n"})
+    assert d.category != "environment"

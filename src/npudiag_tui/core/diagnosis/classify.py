@@ -48,6 +48,7 @@ _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 # package), the wrong devices made visible, a port taken, a rendezvous that never answered.
 _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.(?:ba)?sh\b|"
+    r"cannot import name '|"  # an installed package without what is imported from it (its release)
     r"\bcustom OPP\b|\bOPP_PATH\b|"  # the operator package (a vendor's custom one too) not installed or not found
     # CANN's templates for a variable whose value fails its check or that is missing (`Value [x] for
     # environment variable [ASCEND_OPP_PATH] is invalid`, `Environment variable [X] is not set`)
@@ -78,7 +79,9 @@ _ENV_TEXT = re.compile(
     r"\bgethostbyname\b|\bgetaddrinfo\b|Name or service not known|Temporary failure in name resolution|"
     # the container's shared memory (/dev/shm) smaller than a server needs
     r"[Ss]hared memory\b.{0,40}\bnot enough\b|/dev/shm\b|"
-    r"\bwhether .{0,60}\b(?:installed|package|toolkit)\b|"  # `please check whether the … package is installed`
+    # `please check whether the … package is installed`, `… whether the op_proto shared library (.so)
+    # has been loaded`
+    r"\bwhether .{0,60}\b(?:installed|package|toolkit|loaded)\b|"
     r"\bnot (?:found )?in lib[\w.+-]*\.so\b|\.so ?not found\b|"  # a symbol the installed library lacks
     r"does not ha(?:s|ve) any binary|[Nn]o binary|[Dd]o not find tiling func|kernel config fail|"
     r"[Vv]isible device|VISIBLE_DEVICES|[Ff]ailed to (?:listen|bind)\b|\b(?:bind\(?\)?|[Ll]isten) failed|"

@@ -487,6 +487,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         # workers noticing their parent's death, a shell noticing its child's: the consequence of
         # any failure before it, and the only sign of one when nothing failed before
         return K.ABORT, Level.ERROR, info
+    if "CalledProcessError" in stripped[:120] and C.EXCEPTION_RE.match(stripped):
+        # a subprocess that failed, also one that died by a signal (a compiler that crashed on the
+        # kernel): its own output, printed after it (a compiler's diagnostics), says why
+        return K.RELAY, Level.ERROR, info
     if _CRASH.search(stripped):
         return K.CRASH, Level.CRITICAL, info
     if _OOM.search(stripped):
@@ -523,9 +527,6 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
             return K.TIMEOUT, Level.ERROR, info
         if _SYNC.search(stripped):
             return K.SYNC, Level.ERROR, info
-        if name.endswith("CalledProcessError"):
-            # a subprocess that failed: its own output (a compiler's diagnostics) says why
-            return K.RELAY, Level.ERROR, info
         return K.EXCEPTION, Level.ERROR, info
     if logger_level == "WARNING" or re.search(r"\bWarning\b|\bWARNING\b|\[W\d{4}", stripped):
         if string_codes(stripped) or "error from device" in stripped:

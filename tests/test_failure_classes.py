@@ -3882,3 +3882,41 @@ def test_a_message_asking_whether_a_library_was_loaded_is_the_environment(tmp_pa
         "EZ9999[PID: 56] 2026-03-11-21:59:54.366.980 (EZ9999):  Can not find Node Conv2D1_in_0[Data] custom "
         "infer_datatype func.[FUNC:InferDtypeByRegisteredFuncOrRule][FILE:shape_inference.cc][LINE:578]\n"})
     assert d.category != "environment"
+
+
+def test_a_host_that_cannot_reach_the_network_explains_the_failure_after_it(tmp_path):
+    """huggingface_hub's `'[Errno 101] Network is unreachable' thrown while requesting HEAD …`: the
+    host's network, which the client's later `Cannot send a request` only follows."""
+    log = ("'[Errno 101] Network is unreachable' thrown while requesting HEAD https://huggingface.co/datasets/x/y.json\n"
+           "Retrying in 1s [Retry 1/5].\n"
+           "Traceback (most recent call last):\n"
+           '  File "/w/bench.py", line 98, in download\n'
+           "    return hf_hub_download(repo_id=repo_id, filename=filename)\n"
+           "RuntimeError: Cannot send a request, as the client has been closed.\n")
+    ws, d = diagnose(tmp_path, {"bench.log": log})
+    assert "Network is unreachable" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a retry notice alone reports no failure
+    ws, d = diagnose(tmp_path / "b", {"bench.log": "Retrying in 1s [Retry 1/5].\nDownload finished.\n"})
+    assert d.anchor is None
+
+
+def test_pythons_error_number_marks_a_failed_system_call(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "copy of /data/shard_3 stopped: [Errno 5] Input/output error\n"})
+    assert "[Errno 5]" in anchor_text(ws, d)
+    # look-alike: the word errno in a help text names no failure
+    ws, d = diagnose(tmp_path / "b", {"run.log": "  --errno-file PATH   where to write the errno table\n"})
+    assert d.anchor is None
+
+
+def test_a_linker_that_cannot_resolve_a_symbol_is_the_build(tmp_path):
+    """lld's `error: undefined symbol: expf` is the link of the kernel being built; a library that
+    a running job loads without a symbol stays the environment."""
+    ws, d = diagnose(tmp_path, {"build.log":
+        "[ERROR] TBE(5201,python3):2026-03-10-15:41:58.091.235 [repository_manager_log.py:30][log] "
+        "[ascend910b]  MyKernelCustom_cecba2 ld.lld: error: undefined symbol: expf\n"})
+    assert d.category == "compile"
+    # look-alike: the loader at run time
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "ImportError: /usr/lib/libx_impl.so: undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationE\n"})
+    assert d.category == "environment"

@@ -54,11 +54,12 @@ _CONSOLE_KEYS = (
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words
     # the host's limits (formats.console.HOST_LIMIT), with no error word: a key is a pass over
     # every console byte, so the shortest piece each phrase shares
-    "too long", "no space left", "quota exceeded", "read-only", "open files",
+    "too long", "no space left", "quota exceeded", "read-only", "open files", "unreachable", "no route to host",
     "未找到命令",  # a shell in a Chinese locale: `bash: orted: 未找到命令` (command not found)
     "return err",  # a tool's call status (hccl_test: `hccl interface return err …, retcode: 7`)
     "not found in",  # a tool not found where a service looks (`npu-smi not found in [...]`, Go's exec)
     "does not allow",  # a configuration checker refusing a setting (formats.console.SETTING_REFUSED)
+    "errno",  # a system call's error number (`errno is 30`, Python's `[Errno 101] Network is unreachable`)
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # an exception printed with an empty first line: its message is the lines after it, which may

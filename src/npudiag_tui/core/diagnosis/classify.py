@@ -23,8 +23,8 @@ import re
 from collections.abc import Iterable
 
 from npudiag_tui.core.formats.codes import is_inner_code
-from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, OFFLINE_CONVERSION,
-                                            is_build_line)
+from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, LINK_UNDEFINED,
+                                            OFFLINE_CONVERSION, is_build_line)
 from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, RELEASES_DIFFER,
                                               SO_LOAD_FAILED, clean, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
@@ -353,6 +353,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
     """Step 1: the event's own shape, when it settles the question."""
     if ev.kind == K.CRASH:
         return "unknown"
+    if LINK_UNDEFINED.search(body):  # the link of what is being built, not a library loaded at run time
+        return "compile"
     if ev.kind == K.IMPORT or ev.env_hint or _ENV_TEXT.search(body):
         return "environment"
     if COMPILER_DIAGNOSTIC.search(ev.detail or ev.text):  # a compiler's own diagnostic

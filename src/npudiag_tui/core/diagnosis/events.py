@@ -187,8 +187,9 @@ _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not 
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
 _FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
-# a system call's error number, which only a failure has (`rename error. errno is 30`, `errno: 13`)
-_ERRNO = re.compile(r"errno(?: is|:|=| ?\[) ?[1-9]\d{0,2}\b")  # led by a literal (a hot path)
+# a system call's error number, which only a failure has (`rename error. errno is 30`, `errno: 13`,
+# Python's `'[Errno 101] Network is unreachable' thrown while requesting HEAD …`)
+_ERRNO = re.compile(r"(?:errno(?: is|:|=| ?\[) ?|\[Errno )[1-9]\d{0,2}\b")  # led by a literal (a hot path)
 # a header over a list of what may have caused the error (HCCL's `There maybe some reasons to cause
 # this error:`, `Possible causes:`): the list is advice, not the error's message
 _ADVICE_INTRO = re.compile(r"(?i)^(?:there (?:may ?be|might be|are) (?:some |several |a few )?(?:possible )?"

@@ -96,7 +96,9 @@ RELEASES_DIFFER = (r"\bversion\b.{0,120}\b(?:(?:does not|doesn't|do not) match|a
 # the host's own limits, in the C library's words whatever tool prints them (tar's `file name is
 # too long (max 256); not dumped` has no error word): the system refused, nothing failed above it
 HOST_LIMIT = (r"(?i:\bfile ?name (?:is )?too long\b|\bno space left on device\b|\bdisk quota exceeded\b|"
-              r"\bread-only file system\b|\btoo many open files\b)")
+              r"\bread-only file system\b|\btoo many open files\b|"
+              # the host's network (ENETUNREACH, EHOSTUNREACH): a download or a peer it cannot reach
+              r"\bnetwork is unreachable\b|\bno route to host\b)")
 TORCH_HEADER_RE = re.compile(
     r"\[ERROR\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) \(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\) (ERR\d{5}) (\w+) ?(.*)"
 )

@@ -22,11 +22,11 @@ import functools
 import re
 from collections.abc import Iterable
 
-from npudiag_tui.core.formats.codes import is_inner_code
+from npudiag_tui.core.formats.codes import ERRNO_FORM, is_inner_code
 from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, LINK_UNDEFINED,
                                             OFFLINE_CONVERSION, is_build_line)
-from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, RELEASES_DIFFER,
-                                              SO_LOAD_FAILED, clean, strip_prefixes)
+from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, REFUSES_A_SETTING,
+                                              RELEASES_DIFFER, SO_LOAD_FAILED, clean, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
@@ -53,7 +53,7 @@ _ENV_TEXT = re.compile(
     # CANN's templates for a variable whose value fails its check or that is missing (`Value [x] for
     # environment variable [ASCEND_OPP_PATH] is invalid`, `Environment variable [X] is not set`)
     r"\b[Ee]nvironment variable \[?[\w.-]+\]? (?:is (?:invalid|not (?:set|configured))|must be)\b|"
-    r"^[A-Za-z_][\w.]{0,60} does not allow\b|"  # a configuration checker refusing a setting (SETTING_REFUSED)
+    r"^" + REFUSES_A_SETTING + "|"  # a configuration checker refusing a setting
     # a path, a file or a named weight the job needs that is not there (a model folder, a config,
     # weights of another model than the code expects)
     r"\b(?:[Pp]ath|[Ff]ile|[Dd]irectory|[Ff]older|[Ww]eight)\b.{0,160}\bdoes(?: not|n't) exist\b|"
@@ -68,7 +68,7 @@ _ENV_TEXT = re.compile(
     r"\bNotExistError\b|\bhas no revision\b|\b(?:Repository|Revision|Entry)NotFoundError\b|"
     # a system call refused by the host: no such file (2), no permission (13), a full (28) or
     # read-only (30) file system
-    r"\berrno(?: is|:|=| ?\[) ?(?:2|13|28|30)\b|"
+    + ERRNO_FORM + r"(?:2|13|28|30)\b|"
     r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
     # a tokenizer that will not load from the model folder (its files, the installed transformers)
     r"\btokenizer\w*\b.{0,80}\b(?:fail(?:ed|s)?|not found|could not be loaded)\b|\bfrom_pretrained failed\b|"
@@ -446,11 +446,12 @@ def _numbers(events: Iterable[ErrorEvent]) -> Iterable[tuple[str, int]]:
                     yield domain, numeric[domain]
 
 
-def _by_code(anchor: ErrorEvent, group: list[ErrorEvent], body: str) -> str | None:
-    """The category the CANN codes of the anchor, then of its group, route to."""
-    for ev in [anchor, *group]:
+def _by_code(events: list[ErrorEvent], body: str, own: bool) -> str | None:
+    """The category the CANN codes of `events` route to; a warning code counts only when they are
+    the anchor's `own`."""
+    for ev in events:
         for code in ev.codes:
-            if ev is not anchor and code.startswith("W"):
+            if not own and code.startswith("W"):
                 continue
             if code.startswith("E8") and _VECTOR_OP_CHECK.search(ev.detail or ev.text):
                 return "operator"  # the TBE vector error manager's check of an operator's input
@@ -494,7 +495,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     # the anchor's own status, then its own CANN code (the registry's word on the error itself),
     # before the statuses its wrappers printed: a driver's `EL0005 The resources are busy` is not
     # the empty context that set_device then reported
-    cat = by_status([anchor]) or _by_code(anchor, [], body) or (None if setup else by_status(group))
+    cat = by_status([anchor]) or _by_code([anchor], body, own=True) or (None if setup else by_status(group))
     if cat:
         return cat
     for ev in [anchor, *group]:
@@ -505,7 +506,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         module = _TORCH_NPU_MODULES.get(ev.numeric.get("torch_npu", -1) // 1000)
         if module:
             return module
-    cat = _by_code(anchor, group, body)
+    cat = _by_code(group, body, own=False)
     if cat:
         return cat
     if anchor.block_stage:  # its own TraceBack says which stage failed

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats import build as B
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
-from npudiag_tui.core.formats.codes import (CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE, SDK_STATUS_RE, is_inner_code, numeric_codes,
-                                            string_codes)
+from npudiag_tui.core.formats.codes import (CALL_RESULT_RE, CODE_PATTERN, ERRNO_FORM, HCCL_CALL_TRACE, SDK_STATUS_RE,
+                                            is_inner_code, numeric_codes, string_codes)
 from npudiag_tui.core.formats.levels import line_level
 from npudiag_tui.core.formats.plog import PlogLine, parse_plog
 from npudiag_tui.core.formats.timestamps import EPOCH_MARK, find_stamp, ts6_to_us
@@ -189,7 +189,7 @@ _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not 
 _FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
 # a system call's error number, which only a failure has (`rename error. errno is 30`, `errno: 13`,
 # Python's `'[Errno 101] Network is unreachable' thrown while requesting HEAD …`)
-_ERRNO = re.compile(r"(?:errno(?: is|:|=| ?\[) ?|\[Errno )[1-9]\d{0,2}\b")  # led by a literal (a hot path)
+_ERRNO = re.compile(ERRNO_FORM + r"[1-9]\d{0,2}\b")
 # a header over a list of what may have caused the error (HCCL's `There maybe some reasons to cause
 # this error:`, `Possible causes:`): the list is advice, not the error's message
 _ADVICE_INTRO = re.compile(r"(?i)^(?:there (?:may ?be|might be|are) (?:some |several |a few )?(?:possible )?"
@@ -1298,11 +1298,12 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
             ev.kind = K.EXCEPTION
 
 
-# an Ascend C kernel's own assertion, printed by the device (`[ASSERT] [CANN_VERSION : …]
-# …/gather_v3_base.h:137: Assertion `(0 <= val && …)' Index 2938 out of range`)
-KERNEL_ASSERT = re.compile(r"^(?:\[[\w /]{1,40}\]\s*)?\[ASSERT\]\s.{0,400}?\bAssertion\b")  # `[AIV Block 1/48] [ASSERT] …`
-# the same assertion as a plog line prints it (`[dump_printf.cpp:548][tid:7] [ASSERT] …`)
+# an Ascend C kernel's own assertion anywhere in a line, as a plog line prints it
+# (`[dump_printf.cpp:548][tid:7] [ASSERT] …`)
 _LOGGED_ASSERT = re.compile(r"\[ASSERT\]\s.{0,400}?\bAssertion\b")
+# the same assertion printed by the device at a line's start (`[ASSERT] [CANN_VERSION : …]
+# …/gather_v3_base.h:137: Assertion `(0 <= val && …)' Index 2938 out of range`)
+KERNEL_ASSERT = re.compile(r"^(?:\[[\w /]{1,40}\]\s*)?" + _LOGGED_ASSERT.pattern)  # `[AIV Block 1/48] [ASSERT] …`
 ASSERT_TRAP_WINDOW_LINES = 12
 """How far below a kernel assertion the device's record of the trap it raised may sit."""
 ASSERT_DUMP_WINDOW_LINES = 64

@@ -22,6 +22,9 @@ ACL_RE = re.compile(
     r"([1-5]\d{5})(?!\d|\.\d)"  # a sentence may end right after the number; a version may not
 )
 ACLNN_RE = re.compile(r"errno\[(\d{6})\]")
+# a system call's error number as C and Python print it (`errno is 30`, `errno: 13`, `[Errno 101]`),
+# the number to follow; led by a literal, so `re` skips ahead (it is read on console lines)
+ERRNO_FORM = r"(?:errno(?: is|:|=| ?\[) ?|\[Errno )"
 # MindX SDK logs the status of the CANN call that failed under it first, in brackets
 # (`[507011][Error code unknown] Failed to model infer execute`): the failure where it happened
 SDK_STATUS_RE = re.compile(r"\[([1-5]\d{5})\]\[[Ee]rror\b")

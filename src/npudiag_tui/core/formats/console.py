@@ -122,8 +122,9 @@ NATIVE_FRAME_RE = re.compile(r"^\s*(?:\S*/)?[\w.+-]+\.so(?:\.\d+)*\([^()\s]*\) ?
 # a configuration checker refusing a setting, printed without a level: `Input device_ip [x] is
 # invalid`, `Parameter rank_id is invalid in ranktable file`, `npuDeviceID does not allow
 # repetitive element` (the setting's name first, then the rule it breaks)
+REFUSES_A_SETTING = r"[A-Za-z_][\w.]{0,60} does not allow\b"
 SETTING_REFUSED = re.compile(r"^(?:(?:Input|Parameter|Param|Config|Argument)\b.{0,80}\bis invalid\b|"
-                             r"[A-Za-z_][\w.]{0,60} does not allow\b)")
+                             + REFUSES_A_SETTING + ")")
 # a shell's notice that its child died of SIGKILL (the OOM killer, a kill -9): bash prints `Killed`
 # for a foreground job, `./run.sh: line 12: 48211 Killed   cmd` from a script, `[1]+  Killed   cmd`
 # for a background job. A death without a code, and the consequence of any failure before it.

@@ -3920,3 +3920,27 @@ def test_a_linker_that_cannot_resolve_a_symbol_is_the_build(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"run.log":
         "ImportError: /usr/lib/libx_impl.so: undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationE\n"})
     assert d.category == "environment"
+
+
+def test_two_settings_that_cannot_be_combined_are_the_environment(tmp_path):
+    """A library refusing a combination of its settings (an allocator's options, a launcher's
+    arguments) names the job's configuration, whatever exception carries it."""
+    ws, d = diagnose(tmp_path, {"train.log":
+        "Traceback (most recent call last):\n"
+        '  File "/w/train.py", line 9, in <module>\n'
+        "    x = torch.zeros(4, device='npu')\n"
+        "RuntimeError: `roundup_power2_divisions` cannot be enabled with `expandable_segments`, "
+        "please set `expandable_segments` to `False`.\n"})
+    assert "cannot be enabled with" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "c", {"launch.log":
+        "launcher.py: error: argument --tp: not allowed with argument --auto-parallel\n"})
+    assert d.category == "environment"
+    # look-alike: an operator that cannot run with a dtype is no setting of the job
+    ws, d = diagnose(tmp_path / "b", {"train.log":
+        "Traceback (most recent call last):\n"
+        '  File "/w/train.py", line 9, in <module>\n'
+        "    y = torch.matmul(a, b)\n"
+        "RuntimeError: aclnnMatmul cannot be executed with dtype Float8_e4m3fn on this device.\n"})
+    assert "aclnnMatmul cannot be executed" in anchor_text(ws, d)
+    assert d.category != "environment"

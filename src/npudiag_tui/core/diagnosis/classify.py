@@ -54,6 +54,9 @@ _ENV_TEXT = re.compile(
     # environment variable [ASCEND_OPP_PATH] is invalid`, `Environment variable [X] is not set`)
     r"\b[Ee]nvironment variable \[?[\w.-]+\]? (?:is (?:invalid|not (?:set|configured))|must be)\b|"
     r"^" + REFUSES_A_SETTING + "|"  # a configuration checker refusing a setting
+    # two settings the job combined that cannot go together (`max_split_size_mb … cannot be enabled
+    # with expandable_segments`; argparse's `argument --a: not allowed with argument --b`)
+    r"\bcannot be enabled (?:together |at the same time )?with\b|\bnot allowed with argument\b|"
     # a path, a file or a named weight the job needs that is not there (a model folder, a config,
     # weights of another model than the code expects)
     r"\b(?:[Pp]ath|[Ff]ile|[Dd]irectory|[Ff]older|[Ww]eight)\b.{0,160}\bdoes(?: not|n't) exist\b|"

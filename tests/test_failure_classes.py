@@ -3944,3 +3944,68 @@ def test_two_settings_that_cannot_be_combined_are_the_environment(tmp_path):
         "RuntimeError: aclnnMatmul cannot be executed with dtype Float8_e4m3fn on this device.\n"})
     assert "aclnnMatmul cannot be executed" in anchor_text(ws, d)
     assert d.category != "environment"
+
+
+def test_a_harness_fail_tag_on_a_result_check_is_the_operator(tmp_path):
+    """A kernel test harness's `[FAIL]` verdict on comparing the output with its reference: the
+    operator computed wrong values, though no error word is printed."""
+    ws, d = diagnose(tmp_path, {"verify.log":
+        "running case 3/8 shape=(2, 4096)\n"
+        "[FAIL] Output mismatch, max diff: 0.731, location: (1, 77)\n"
+        "Diff count: 2048\n"})
+    assert anchor_text(ws, d) == "[FAIL] Output mismatch, max diff: 0.731, location: (1, 77)"
+    assert d.category == "operator"
+    # look-alikes: a longer tag is another word, and a passing check is no failure
+    ws, d = diagnose(tmp_path / "b", {"verify.log":
+        "[FAILOVER] switched the shard to its replica\n"
+        "[PASS] Output matches, max diff: 0.0001\n"})
+    assert d.anchor is None
+    # and a harness failing for a missing file is no wrong result
+    ws, d = diagnose(tmp_path / "c", {"verify.log": "[FAIL] cannot open /data/golden/x.bin: No such file or directory: '/data/golden/x.bin'\n"})
+    assert d.category != "operator"
+
+
+def test_a_scheduler_timeout_whose_dump_names_a_notify_wait_is_communication(tmp_path):
+    """The task scheduler's hardware timeout names the hung task's kind in its register dump: a
+    notify wait is a collective waiting on a peer, not a kernel hung on this device."""
+    head = "[ERROR] TSCH(-1,null):2026-03-11-10:00:{} {} (dieid:0,cpuid:0) hwts_plat.c:1931 int_process_hwts_timeout_exception: "
+    def log(kind: str) -> str:
+        return (head.format("09.520.395", 11) + "RTS_HWTS: hwts timeout exception bitmap=0x8000\n"
+                "<exception_print>HWTS_PUBLIC_START\n"
+                "<exception_print>TIME:2026-03-11-10:00:09.520.401, device_id=0, stream_id=16, task_id=43\n"
+                f"<exception_print>{kind}\n"
+                + head.format("09.520.500", 12) + "RTS_HWTS: hwts timeout exception, slot_id=15, stream_id=16\n")
+    ws, d = diagnose(tmp_path, {"device-0/device-0_20260311100000.log": log("notify wait timeout")})
+    assert "hwts timeout exception bitmap" in anchor_text(ws, d)
+    assert d.category == "communication"
+    # look-alike: the same timeout on a kernel of this device stays the device's
+    ws, d = diagnose(tmp_path / "b", {"device-0/device-0_20260311100000.log": log("aicore execute timeout")})
+    assert "hwts timeout exception bitmap" in anchor_text(ws, d)
+    assert d.category == "device"
+
+
+def _p2p_waits(first_peer_line: str) -> str:
+    """Four processes' link set-up waits: the first names one peer, three others wait on device 1."""
+    h = "[ERROR] HCCL({pid},python3):2026-03-11-09:28:{ts} [{src}] [{tid}]"
+    return (h.format(pid=501, ts="34.062.662", src="hccl_socket_manager.cc:778", tid=601) + first_peer_line + "\n"
+            + "".join(h.format(pid=pid, ts=ts, src="p2p_mgmt.cc:305", tid=tid)
+                      + f"[Wait][P2PConnected]connected p2p timeout, timeout:130 s. local logicDevid:{dev}, remote physic id:1.\n"
+                      for pid, ts, tid, dev in ((501, "35.062.066", 611, 2), (502, "35.084.445", 612, 3),
+                                                (503, "35.212.164", 613, 0))))
+
+
+def test_when_only_waits_failed_the_first_wait_on_the_most_waited_peer_is_the_anchor(tmp_path):
+    """Every process waited on a peer: the peer most of them waited on never came up, and a wait
+    on another peer (itself stuck waiting on that one) only passes the wait along."""
+    ws, d = diagnose(tmp_path, {"plog/plog-501_20260311092600000.log": _p2p_waits(
+        "[Wait][LinkEstablish]wait socket establish timeout, role[1] rank[10] remote rank: [8] timeout[130]")})
+    assert "local logicDevid:2, remote physic id:1." in anchor_text(ws, d)
+    assert d.category == "communication"
+    # it says which peer it chose and why the earlier wait lost
+    assert "3 processes waited on device 1" in d.why
+    assert any("wait on rank 8" in c.why_not for c in d.candidates)
+    assert "device 1" in d.root_cause and "rank 8" not in d.root_cause
+    # look-alike: the first wait already names the peer the others wait on: it stays the anchor
+    ws, d = diagnose(tmp_path / "b", {"plog/plog-501_20260311092600000.log": _p2p_waits(
+        "[Wait][P2PConnected]connected p2p timeout, timeout:130 s. local logicDevid:5, remote physic id:1.")})
+    assert "local logicDevid:5, remote physic id:1." in anchor_text(ws, d)

@@ -193,6 +193,8 @@ class ErrorEvent:
     remote_rank: int | None = None  # the peer a timeout names (`remote rank: [n]`)
     crimer: str | None = None  # the suspect a heartbeat names
     suspect_rank: int | None = None  # the rank the timeouts point at (set by the diagnosis)
+    waits_on: tuple[str, ...] = ()  # the peers a link set-up wait names (`device 1`, `rank 8`)
+    suspect_peer: str | None = None  # the peer most processes waited on, on the wait chosen for it
     env_hint: bool = False  # the text speaks of a missing package or library
     throw_site: str | None = None  # where c10 threw it (`OperationSetup at …/op_plugin_atb…`)
     raised_in: str | None = None  # the innermost Python frame of its traceback (`__post_init__ at …/config.py`)

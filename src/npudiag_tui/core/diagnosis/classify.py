@@ -198,7 +198,12 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:
                       r"\bExpected a value of type '[^']{1,80}' for argument\b|"
                       # Ascend C's kernel API checks, printed per block and core by the kernel's debug
                       # build (`[ERROR][Block_1][AIV_0][…impl.h:314][CompareScalar][pid] Failed to check …`)
-                      r"\[AI[CV]_\d+\]\[")
+                      r"\[AI[CV]_\d+\]\[|"
+                      # a result check against the reference found the operator computing wrong values
+                      # (a kernel test harness's `Output mismatch, max diff: nan`, torch.testing's
+                      # `Mismatched elements: 3 / 8`)
+                      r"\b[Oo]utput mismatch\b|\bMismatched elements\b|\bTensor-likes are not close\b|"
+                      r"\b(?:[Pp]recision|[Aa]ccuracy) (?:check|comparison|compare) failed\b")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
 # a configuration object's own checks (`__post_init__ at …/transformer_config.py`, Megatron's
@@ -464,6 +469,13 @@ def _by_code(events: list[ErrorEvent], body: str, own: bool) -> str | None:
     return None
 
 
+# the register dump under the task scheduler's timeout exception names the kind of task that hung
+# (`<exception_print>notify wait timeout`): a notify wait is a collective's wait on a peer, which
+# the registry files under HCCL, not a kernel hung on this device
+_HUNG_NOTIFY_WAIT = re.compile(r"\bnotify wait timeout\b", re.I)
+TSCH_DUMP_LINES = 40
+
+
 def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     """The category of the event `anchor`; `group` holds the other lines of the same event (its
     wrappers, sync failures and relays in the same process), which carry the printed status."""
@@ -472,6 +484,9 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     body = message_body(anchor.detail or anchor.text)
     if _CRASH_TEXT.search(body.strip()) or killed_notice(anchor.text):
         return "unknown"
+    if anchor.module == "TSCH" and any(_HUNG_NOTIFY_WAIT.search(e.text) for e in group
+                                       if e.module is None and 0 < e.ref.line - anchor.ref.line <= TSCH_DUMP_LINES):
+        return "communication"  # the hung task its dump names was a wait on a peer's notify
     shaped = _shape(anchor, body)
     if shaped:
         return shaped

@@ -306,6 +306,8 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
             before = [e for i, e in enumerate(ordered) if _names_a_failure(e) and e.secondary != "repeat"
                       and (i < at or e.time is None or first.time is None) and _other_process(e, first)]
             first = min(before, key=lambda e: e.kind.tier, default=first)  # stable: the earliest of a tier
+            if first.kind == "timeout":
+                first = _wait_on_the_most_waited_peer(first, ordered)
         if timeouts and first.kind != "timeout" and first.time is not None and timeouts[0].time is not None \
                 and timeouts[0].time < first.time:
             t0 = timeouts[0]
@@ -318,6 +320,52 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
                 return t0
         return _table_failure_row(_explained_by_its_message(_console_process_first(first, ordered), ordered), ordered)
     return ordered[0]
+
+
+# the peer a link set-up wait names: a device of this node (`connected p2p timeout, … remote physic
+# id:1`), or a rank (`remote rank: [5]`); a LINK_ERROR_INFO table names its ranks in its rows
+_WAITED_DEVICE = re.compile(r"remote physic(?:al)? id:? ?(\d+)")
+
+
+def _waited_peers(ev: ErrorEvent, ordered: list[ErrorEvent]) -> set[tuple[str, int]]:
+    peers: set[tuple[str, int]] = set()
+    m = _WAITED_DEVICE.search(ev.text)
+    if m:
+        peers.add(("device", int(m.group(1))))
+    if isinstance(ev.remote_rank, int):
+        peers.add(("rank", ev.remote_rank))
+    for row in ordered:  # the failed rows of the table this wait printed under it
+        if row.kind == "table" and row.ref.file_id == ev.ref.file_id and row.pid == ev.pid \
+                and 0 < row.ref.line - ev.ref.line <= TABLE_ROWS and _FAILED_ROW.search(row.text):
+            m = _TABLE_PEER.search(row.text.split("]", 3)[-1])
+            if m:
+                peers.add(("rank", int(m.group(1))))
+    return peers
+
+
+def _wait_on_the_most_waited_peer(first: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEvent:
+    """When nothing but waits on peers failed, the peer that most processes waited on is the
+    suspect (it never came up, DOMAIN 4.3), and the earliest wait naming it is the evidence; a
+    wait on a peer that was itself waiting on that suspect only passes the wait along."""
+    waits = [e for e in ordered if e.kind == "timeout"]
+    peers_of = {id(e): _waited_peers(e, ordered) for e in waits}
+    for e in waits:
+        e.waits_on = tuple(f"{kind} {n}" for kind, n in sorted(peers_of[id(e)]))
+    waiters: dict[tuple[str, int], set] = {}
+    for e in waits:
+        for peer in peers_of[id(e)]:
+            waiters.setdefault(peer, set()).add(e.pid if e.pid is not None else ("file", e.ref.file_id))
+    if not waiters:
+        return first
+    ranked = sorted(waiters.items(), key=lambda kv: -len(kv[1]))
+    top, most = ranked[0]
+    if len(most) < 2 or (len(ranked) > 1 and len(ranked[1][1]) == len(most)):
+        return first  # no peer stands out
+    if any(len(waiters[p]) >= len(most) for p in peers_of[id(first)]):
+        return first
+    chosen = next((e for e in waits if top in peers_of[id(e)]), first)
+    chosen.suspect_peer = f"{top[0]} {top[1]}"
+    return chosen
 
 
 # a row of an analyser's table whose cells state that something failed (`| … | server | no connect |`)
@@ -394,7 +442,11 @@ def _ranks(ws: Inputs, events: list[ErrorEvent], anchor: ErrorEvent | None) -> l
             first[ev.rank] = ev
     crimers = {str(e.crimer) for e in events if e.crimer is not None}
     root = anchor.rank if anchor is not None else None
-    if anchor is not None and anchor.kind == "timeout":
+    if anchor is not None and anchor.kind == "timeout" and anchor.suspect_peer is not None:
+        kind, _, n = anchor.suspect_peer.partition(" ")
+        if kind == "rank":  # a device of the node is no rank; the wait that named it is the evidence
+            root = anchor.suspect_rank = int(n)
+    elif anchor is not None and anchor.kind == "timeout":
         suspect = _timeout_suspect(ws, events, anchor, ranks, first)
         if suspect is not None:
             root = suspect
@@ -600,7 +652,11 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
         cause = _UNCLASSIFIED_CAUSE
     if killed_notice(anchor.text):
         cause = _KILLED_CAUSE
-    if anchor.kind == "timeout":
+    if anchor.kind == "timeout" and anchor.suspect_peer is not None:
+        cause = (f"Every failure is a wait on a peer, and most of the waiting processes waited on "
+                 f"{anchor.suspect_peer}; no error explains it in these logs, so that peer, which never "
+                 "answered, is the suspect.")
+    elif anchor.kind == "timeout":
         remote = (anchor.remote_rank if anchor.remote_rank is not None else anchor.suspect_rank)
         cause = ("The earliest failure is a communication timeout" +
                  (f" pointing at rank {remote}" if remote is not None else "") +
@@ -636,6 +692,10 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     )
     diag.next_actions, diag.missing = plan_actions(situation)
     suspect = anchor.suspect_rank
+    if anchor.suspect_peer is not None and suspect is None:
+        _add_evidence(diag, f"The waits point at {anchor.suspect_peer}, which most of the waiting processes waited on.")
+        diag.missing.insert(0, f"The logs of {anchor.suspect_peer} around {format_us(anchor.time) or 'the failure'}: "
+                            "they show why it did not answer; collect them with ASCEND_GLOBAL_LOG_LEVEL=1.")
     if suspect is not None and suspect != anchor.rank:
         quiet = not any(e.rank == suspect and e.kind.tier <= 1 for e in events)
         _add_evidence(diag, f"The timeouts point at rank {suspect}" +

@@ -542,6 +542,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         # its indented source lines and caret rows: the level is the logger's, not the line's
         return K.CONTEXT, Level.ERROR, info
     if (logger_level in ("ERROR", "CRITICAL") or C.SETTING_REFUSED.match(stripped)
+            or stripped.startswith(FAIL_TAG)  # a test harness's verdict on a check (`[FAIL] Output mismatch`)
             or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b", stripped)
             or _ERRNO.search(stripped)):
         codes = string_codes(stripped)
@@ -1580,6 +1581,9 @@ def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:
 # Python prints `Exception ignored in: <function X.__del__ …>` over the traceback of an exception
 # it could not raise (in a destructor, at shutdown): it failed nothing, whatever its words
 IGNORED_HEAD = "Exception ignored in"
+# a test harness's tag for a check that failed, whatever words follow it (`[FAIL] Output mismatch,
+# max diff: nan`); a longer tag (`[FAILOVER]`) is another word
+FAIL_TAG = "[FAIL] "
 IGNORED_TRACEBACK_LINES = 40
 
 

@@ -183,7 +183,11 @@ def _why(anchor: ErrorEvent, events: list[ErrorEvent], ranks: list[RankRole], ro
     episode = [e for e in events if e is not anchor and not e.stale and not _is_benign(e)
                and _tier(e) <= 4]
     earlier = [e for e in episode if e.time is not None and anchor.time is not None and e.time < anchor.time]
-    if anchor.kind == "timeout":
+    if anchor.kind == "timeout" and anchor.suspect_peer is not None:
+        waiters = {_process(e) for e in events if anchor.suspect_peer in e.waits_on}
+        head = (f"every failure is a wait on a peer; {len(waiters)} processes waited on {anchor.suspect_peer}, "
+                f"the peer most waited on, and this {lead} {_where(anchor)} is the first wait naming it")
+    elif anchor.kind == "timeout":
         head = f"earliest failure is a {lead} {_where(anchor)} and no causal error precedes it"
         if root is not None and root != anchor.rank:
             head += f"; the timeouts point at rank {root}"
@@ -221,6 +225,8 @@ def _why(anchor: ErrorEvent, events: list[ErrorEvent], ranks: list[RankRole], ro
 def _confidence(anchor: ErrorEvent, events: list[ErrorEvent], root: int | None) -> tuple[str, str]:
     anchor_key = _key(anchor)
     if anchor.kind == "timeout":
+        if anchor.suspect_peer is not None:
+            return "medium", f"the anchor is a timeout; {anchor.suspect_peer} is only the suspect it points at"
         if root is not None and root != anchor.rank:
             return "medium", f"the anchor is a timeout; rank {root} is only the suspect it points at"
         return "low", "the anchor is a timeout and no rank stands out as its cause"
@@ -273,6 +279,8 @@ def _why_not(ev: ErrorEvent, anchor: ErrorEvent, root: int | None, roles: dict[i
     if rel == "repeat":
         return "repeat of an earlier line"
     if ev.kind == "timeout" or rel == "timeout_victim":
+        if anchor.suspect_peer is not None and ev.waits_on and anchor.suspect_peer not in ev.waits_on:
+            return f"wait on {' and '.join(ev.waits_on)}, which fewer processes waited on than {anchor.suspect_peer}"
         if anchor.kind == "timeout":
             return (f"timeout on rank {ev.rank}, later than the anchor{after}" if other_rank
                     else f"same timeout, later{after}")

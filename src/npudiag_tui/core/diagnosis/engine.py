@@ -345,8 +345,8 @@ def _waited_peers(ev: ErrorEvent, ordered: list[ErrorEvent]) -> set[tuple[str, i
 
 def _wait_on_the_most_waited_peer(first: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEvent:
     """When nothing but waits on peers failed, the peer that most processes waited on is the
-    suspect (it never came up, DOMAIN 4.3), and the earliest wait naming it is the evidence; a
-    wait on a peer that was itself waiting on that suspect only passes the wait along."""
+    suspect (the peers a link table names never connected), and the earliest wait naming it is
+    the evidence; a wait on a peer that was itself waiting on that suspect only passes it along."""
     waits = [e for e in ordered if e.kind == "timeout"]
     peers_of = {id(e): _waited_peers(e, ordered) for e in waits}
     for e in waits:

@@ -4009,3 +4009,24 @@ def test_when_only_waits_failed_the_first_wait_on_the_most_waited_peer_is_the_an
     ws, d = diagnose(tmp_path / "b", {"plog/plog-501_20260311092600000.log": _p2p_waits(
         "[Wait][P2PConnected]connected p2p timeout, timeout:130 s. local logicDevid:5, remote physic id:1.")})
     assert "local logicDevid:5, remote physic id:1." in anchor_text(ws, d)
+
+
+def test_an_engine_refusing_an_operators_specs_is_the_operator(tmp_path):
+    """EZ3002: a kernel engine exists for the op type and refuses these specs (dtype, format,
+    shape): the operator's own support. EZ3003, no engine for the type at all, points at what is
+    installed."""
+    ws, d = diagnose(tmp_path, {"atc.log":
+        "ATC start working now, please wait for a moment.\n"
+        "EZ3002: [PID: 4242] 2026-03-11-10:00:01.123.456 Optype [NonMaxSuppressionV7] of Ops kernel "
+        "[AIcoreEngine] is unsupported. Reason: the dtype DT_INT64 of input [boxes] is not supported.\n"
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"})
+    assert "Optype [NonMaxSuppressionV7]" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # look-alike: no engine found for the op type at all: the installed packages
+    ws, d = diagnose(tmp_path / "b", {"atc.log":
+        "ATC start working now, please wait for a moment.\n"
+        "EZ3003: [PID: 4242] 2026-03-11-10:00:01.123.456 No supported Ops kernel and engine are found for "
+        "[nms_1], optype [NonMaxSuppressionV7].\n"
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"})
+    assert "No supported Ops kernel" in anchor_text(ws, d)
+    assert d.category == "environment"

@@ -35,9 +35,11 @@ K = EventKind
 
 # EE1001 ("the argument is invalid") names no subsystem: its reason and the printed status route it
 _ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003",
-              # Unsupported_Operator: the installed operator package has no prototype or kernel
-              # for this op on this chip (a custom op not deployed, a release without it)
-              "EZ0501", "EZ3002", "EZ3003"}
+              # Unsupported_Operator: the installed operator package has no prototype (EZ0501) or
+              # no engine at all (EZ3003) for this op (a custom op not deployed, a release without
+              # it). EZ3002 is not among them: an engine exists and refuses these specs (dtype,
+              # format, shape), which is the operator's own support
+              "EZ0501", "EZ3003"}
 _MEM_CODES = {"EL0004", "EI0011"}
 # the runtime's objects exhausted (EL0006 the resources, EL0008-EL0013 events, streams, notifies,
 # models, the service and CDQM queues): too many of them asked for, as a captured graph does

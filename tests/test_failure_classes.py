@@ -4030,3 +4030,22 @@ def test_an_engine_refusing_an_operators_specs_is_the_operator(tmp_path):
         "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"})
     assert "No supported Ops kernel" in anchor_text(ws, d)
     assert d.category == "environment"
+
+
+def test_a_memory_copy_refused_for_its_kind_is_the_callers_argument(tmp_path):
+    """The runtime refuses a copy whose declared kind does not match where the memory is: the
+    caller passed a wrong argument (operator), not a stream fault nor a lack of memory."""
+    ws, d = diagnose(tmp_path, {"plog/plog-291088_20260311100000000.log":
+        plog("ERROR", "RUNTIME", 291088, "10:00:01.519.799", "[api_error.cc:963]291577 MemcpyAsyncCheckKindAndLocation:"
+             "[EXEC][EXEC]Memory async failed, src loc type=2, dst loc type=2, kind=1 is invalid!")})
+    assert "kind=1 is invalid" in anchor_text(ws, d)
+    assert d.category == "operator"
+    ws, d = diagnose(tmp_path / "c", {"run.log":
+        "[PID: 2144477] 2026-03-11-10:00:01.355.891 Invalid_Argument(EE1001): The argument is invalid.Reason: "
+        "The real memory type of src is 1(RT_MEMORY_LOCATION_DEVICE), and the input type is 0(RT_MEMORY_LOCATION_HOST).\n"})
+    assert d.category == "operator"
+    # look-alike: an asynchronous copy that failed while it ran on a stream is no argument refused
+    ws, d = diagnose(tmp_path / "b", {"plog/plog-291088_20260311100000000.log":
+        plog("ERROR", "RUNTIME", 291088, "10:00:01.519.799", "[stream.cc:1023]291577 SynchronizeImpl:"
+             "[EXEC][EXEC]Stream synchronize failed, stream_id=11, async copy task failed, retCode=0x7150050")})
+    assert d.category != "operator"

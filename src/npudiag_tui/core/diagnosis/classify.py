@@ -357,6 +357,12 @@ _STREAM_OP = re.compile(r"\b(?:un)?bind (?:model )?stream\b|\bstream is (?:still
 # a media (DVPP) driver checking the parameters of a call (`[Vdec]:vdec_check_resize_param … the out
 # format 0 is not supported`): what the caller passed, whatever status the host then printed
 _MEDIA_PARAM_CHECK = re.compile(r"\[(?:Vdec|Venc|Vpc|Jpegd|Jpege|Pngd)\]:?\s*\w*check\w*param", re.I)
+# the runtime refusing a memory copy whose declared kind does not match where the memory is
+# (`The real memory type of src is 1(RT_MEMORY_LOCATION_DEVICE), and the input type is 0`,
+# `MemcpyAsyncCheckKindAndLocation: … src loc type=2, dst loc type=2, kind=1 is invalid!`): the
+# caller's arguments (an operator's or the framework's copy), not a stream or the memory itself
+_COPY_KIND_REFUSED = re.compile(r"CheckKindAndLocation\b|loc type=\d+.{0,60}\bkind=\d+ is invalid\b|"
+                                r"real memory type of (?:src|dst) is\b")
 
 
 def _shape(ev: ErrorEvent, body: str) -> str | None:
@@ -492,7 +498,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     shaped = _shape(anchor, body)
     if shaped:
         return shaped
-    if _MEDIA_PARAM_CHECK.search(body):
+    if _MEDIA_PARAM_CHECK.search(body) or _COPY_KIND_REFUSED.search(anchor.detail or anchor.text):
         return "operator"
     # an anchor that is the device set-up failing: the statuses of later calls (a reset, a
     # stream) are its consequences, and say nothing of it

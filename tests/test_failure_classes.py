@@ -4049,3 +4049,34 @@ def test_a_memory_copy_refused_for_its_kind_is_the_callers_argument(tmp_path):
         plog("ERROR", "RUNTIME", 291088, "10:00:01.519.799", "[stream.cc:1023]291577 SynchronizeImpl:"
              "[EXEC][EXEC]Stream synchronize failed, stream_id=11, async copy task failed, retCode=0x7150050")})
     assert d.category != "operator"
+
+
+def test_a_traceback_cut_above_its_header_still_names_the_code_that_raised(tmp_path):
+    """Bug reports often paste a traceback from its middle: the innermost frame above the
+    exception still says that a configuration's own check refused a setting."""
+    tail = ("[rank6]:     fn(self)\n"
+            '[rank6]:   File "/w/megatron/core/transformer/transformer_config.py", line 621, in __post_init__\n'
+            "[rank6]:     raise ValueError('num_moe_experts must be non None to use expert-parallel.')\n"
+            "[rank6]: ValueError: num_moe_experts must be non None to use expert-parallel.\n")
+    ws, d = diagnose(tmp_path, {"train.log": tail})
+    assert "[rank6]: ValueError: num_moe_experts" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the same cut traceback raised by the model's forward refuses no setting
+    ws, d = diagnose(tmp_path / "b", {"train.log": tail.replace("transformer/transformer_config.py", "models/moe_layer.py")
+                                      .replace("__post_init__", "forward")})
+    assert "[rank6]: ValueError: num_moe_experts" in anchor_text(ws, d)
+    assert d.category != "environment"
+
+
+def test_a_cut_traceback_ends_with_its_bare_exception(tmp_path):
+    """Without its `Traceback` header, the unindented line right under the last frame and its
+    source line is still the exception, even a bare class name."""
+    ws, d = diagnose(tmp_path, {"atc.log":
+        '  File "/usr/lib/python3.10/multiprocessing/connection.py", line 383, in _recv\n'
+        "    raise EOFError\n"
+        "EOFError\n"
+        "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"})
+    assert anchor_text(ws, d) == "EOFError"
+    # look-alike: an indented line with no frame above it is no traceback's source line
+    ws, d = diagnose(tmp_path / "b", {"run.log": "    retry queue drained\nShutdown\n"})
+    assert d.anchor is None

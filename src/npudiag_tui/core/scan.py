@@ -90,6 +90,10 @@ _KEYS_B = tuple(k.encode("utf-8") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
 _RESULT_B = _as_bytes(CALL_RESULT_RE)
 _HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))  # a call's own aclError result, no error word needed
+# a Python traceback's frame line (`  File "/w/x/transformer_config.py", line 621, in __post_init__`),
+# behind any launcher prefix: the code an exception was raised in, when the log was cut below
+# its `Traceback` line
+_PY_FRAME_B = re.compile(rb'File "[^"\n]{1,500}", line \d+, in \S')
 _EMPTY_MESSAGE_B = _as_bytes(_EMPTY_MESSAGE)
 _FRAME_B = _as_bytes(_CONSOLE_FRAME)
 _FRAME_FIRST_B = re.compile(_CONSOLE_FRAME.pattern[2:].encode("ascii"))  # without its "\n", at offset 0
@@ -365,6 +369,25 @@ class SourceScan:
                 if a < s - 1 and not data[a:s - 1].isspace():
                     kept.append((i - 1, a))
                     seen.add(i - 1)
+        # the innermost frame above an exception or its source line says which code raised it
+        # (a configuration's own check); a traceback cut above its header leaves it unkept
+        for i, s in list(kept):
+            above = i
+            a = s
+            for _ in range(2):  # the source line, then the frame over it
+                if a <= 0 or above - 1 in seen:
+                    break
+                b = data.rfind(b"\n", 0, a - 1) + 1  # the line above, which ends at a - 1
+                if _PY_FRAME_B.search(data, b, a - 1):
+                    kept.append((above - 1, b))
+                    seen.add(above - 1)
+                    if above != i:
+                        kept.append((above, a))
+                        seen.add(above)
+                    break
+                if not data[b:b + 80].lstrip(b"[]():0123456789rankRANK").startswith(b"    "):
+                    break  # not an indented source line: no frame to look for above it
+                above, a = above - 1, b
         kept.sort()
         out = self.hits
         taken: set[int] = set()  # lines already read as part of a block (another rank's between them stay free)

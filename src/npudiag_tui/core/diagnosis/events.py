@@ -962,6 +962,11 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         state.py_traceback_indent = None
         if kind in (K.CONTEXT, K.LOG_ERROR) and _PY_EXCEPTION_LINE.match(text.strip()):
             kind, level = K.EXCEPTION, Level.ERROR
+    elif raised_in is not None and not frame and text[:1] not in (" ", "\t", "") \
+            and kind in (K.CONTEXT, K.LOG_ERROR) and _PY_EXCEPTION_LINE.match(text.strip()):
+        # a traceback cut above its header still ends with its exception, unindented right under
+        # its last frame and source line (`raise EOFError`, then `EOFError`)
+        kind, level = K.EXCEPTION, Level.ERROR
     if after_frame and text.startswith("    ") and not state.after_py_frame and kind not in (
             K.CANN_DETAIL, K.DEVICE_EXC, K.BENIGN, K.CONTEXT):
         kind, level = K.CONTEXT, Level.parse(pre.level) if pre.level else Level.NONE

@@ -4080,3 +4080,33 @@ def test_a_cut_traceback_ends_with_its_bare_exception(tmp_path):
     # look-alike: an indented line with no frame above it is no traceback's source line
     ws, d = diagnose(tmp_path / "b", {"run.log": "    retry queue drained\nShutdown\n"})
     assert d.anchor is None
+
+
+def test_a_compiler_warning_is_not_the_message_of_the_exception_above_it(tmp_path):
+    """An exception printed with an empty first line takes its message from the lines after it;
+    a compiler's warning there does not stop the compiler, so the message is what follows it."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "triton.compiler.errors.MLIRCompilationError: \n"
+        "[ConvertTritonIRToLinalgIR] encounters error:\n"
+        "<unknown>:0: warning: could not cast operand of type 'f16' to '!tt.ptr<f16>'\n"
+        '%206 = "tt.reshape"(%203) {MixUse} : (tensor<16xi32>) -> tensor<1x16xi32>\n'})
+    assert anchor_text(ws, d).startswith('%206 = "tt.reshape"')
+    # look-alike: a compiler's error there is the message
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "triton.compiler.errors.MLIRCompilationError: \n"
+        "[ConvertTritonIRToLinalgIR] encounters error:\n"
+        "<unknown>:0: error: could not cast operand of type 'f16' to '!tt.ptr<f16>'\n"})
+    assert "error: could not cast operand" in anchor_text(ws, d)
+
+
+def test_torch_logging_compile_id_is_part_of_the_prefix(tmp_path):
+    """torch's own logger prints the compile it traces after its glog header (`[0/0] `): a
+    traceback under it is read as one, and ends in its exception."""
+    head = "[rank7]:E0106 03:23:01.677000 37645 site-packages/torch/_subclasses/fake_tensor.py:2721] [0/0] "
+    ws, d = diagnose(tmp_path, {"worker.log": "".join(head + line + "\n" for line in (
+        "failed while attempting to run meta for npu.npu_quant_matmul.default",
+        "Traceback (most recent call last):",
+        '  File "/py/site-packages/torch/__init__.py", line 1666, in _check_with',
+        "    raise error_type(message_evaluated)",
+        "RuntimeError: scale's dtype must be float32, but scale's dtype is torch.float16"))})
+    assert anchor_text(ws, d).endswith("RuntimeError: scale's dtype must be float32, but scale's dtype is torch.float16")

@@ -14,6 +14,9 @@ _SOURCE_AT = r"([\w./+-]+\.\w{1,4}):(\d+)(?::(\d+))?"  # file, line, column (gcc
 _NOT_OPENCV = r"(?!\(-?\d+:)"
 COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:fatal )?error: {_NOT_OPENCV}"
                                  r"|^#error\b")  # the preprocessor's directive, quoted without its location
+# a compiler's warning, which does not stop it (`kernel.cpp:12:3: warning: …`, MLIR's
+# `<unknown>:0: warning: could not cast operand …`): never what failed
+COMPILER_WARNING = re.compile(r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+(?::\d+)?|<unknown>:\d+(?::\d+)?|loc\(.{0,400}?\)): warning: ")
 # where a C/C++ compiler's error points: (file, line, column or None)
 DIAGNOSTIC_AT = re.compile(rf"(?:^|\s){_SOURCE_AT}: (?:fatal )?error: {_NOT_OPENCV}")
 CMAKE_ERROR = re.compile(r"^CMake Error\b")

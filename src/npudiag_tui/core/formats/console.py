@@ -38,7 +38,9 @@ _PYLOG_PREFIX = re.compile(
 _NATIVE_PREFIX = re.compile(
     # glog; a paste rendered as Markdown may have turned the file's underscores into spaces and
     # lost the bracket after its line (`E0805 09:42:09.76 80495 ascend direct transport.cpp:460 `)
-    r"^\[?([EWIF])(?:\d{3,4}|\d{8}) \d\d:\d\d:\d\d\.\d+(?: +\d+)? +[\w./-]+(?: [\w./-]+){0,3}:\d+(?:\] ?| )"
+    # torch's own logging adds the compile it traces after the bracket (`fake_tensor.py:2721] [0/0] `)
+    r"^\[?([EWIF])(?:\d{3,4}|\d{8}) \d\d:\d\d:\d\d\.\d+(?: +\d+)? +[\w./-]+(?: [\w./-]+){0,3}:\d+"
+    r"(?:\] ?(?:\[\d+/\d+(?:_\d+)?\] )?| )"
     r"|^ ?\[([EWIF]) [\w./-]+\.(?:cpp|cc|cxx|h|hpp|py|ts):\d+\] ?"  # torch_npu's build names its files .ts
     r"|^\d+\.\d\d\.\d{3}\.\d{3} ([EWID]) "
     # ONNX Runtime `2023-12-13 20:11:34.351330063 [E:onnxruntime:Default, cann_call.cc:139 CannCall] `

@@ -4110,3 +4110,19 @@ def test_torch_logging_compile_id_is_part_of_the_prefix(tmp_path):
         "    raise error_type(message_evaluated)",
         "RuntimeError: scale's dtype must be float32, but scale's dtype is torch.float16"))})
     assert anchor_text(ws, d).endswith("RuntimeError: scale's dtype must be float32, but scale's dtype is torch.float16")
+
+
+def test_an_import_the_application_tolerated_is_no_cause(tmp_path):
+    """An application that caught a module's absence, logged it and went on (an optional
+    extension) printed a warning in effect, whatever its level; the later failure is the cause."""
+    later = ("INFO 06-28 08:28:40 model_runner.py:950] Loading model weights took 14.2 GB\n"
+             "[rank0]:[E628 08:28:45.008203220 compiler_depend.ts:422] setup failed!\n")
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "ERROR 06-28 08:28:13 camem.py:69] Failed to import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'\n"
+        + later})
+    assert anchor_text(ws, d).endswith("setup failed!")
+    # look-alike: a library that failed to load is a cause wherever it is logged
+    ws, d = diagnose(tmp_path / "b", {"serve.log":
+        "WARNING 06-28 08:28:13 camem.py:64] Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: "
+        "cannot open shared object file: No such file or directory\n" + later})
+    assert "cannot open shared object file" in anchor_text(ws, d)

@@ -207,6 +207,8 @@ _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
 _REPORT_BOOKKEEPING = re.compile(r"\breport error module_(?:name|type)=\w+(?:, module_name=\w+)?\s*$")
 _DEVICE_ANSWERED = re.compile(r"(?i)\bdevice ?msg ?proc\b|\bdevice response\b|\bresponse from device\b|"
                               r"\bopen response\b|\bTsdOpen failed\b")
+_TOLERATED_IMPORT = re.compile(r"[Ff]ailed to import [\w.]+ ?: ?No module named ")
+_LOADER_FAILED = re.compile(r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen|\.so\b")
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called|" + C.HEAP_CORRUPTION.pattern)
@@ -472,6 +474,11 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if _CHAIN_HEAD.match(stripped) or _CHAIN_LINK.match(stripped):
         return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
+        if _TOLERATED_IMPORT.search(stripped) and not _LOADER_FAILED.search(stripped):
+            # the application caught a module's absence, logged it and went on (vllm-ascend's
+            # `Failed to import vllm_ascend_C:No module named …` disables sleep mode): a warning
+            # in effect, whatever level it was logged at; a library that failed to load stays a cause
+            return K.CONTEXT, Level.WARNING, info
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
     if "not found" in stripped and _TOOL_MISSING.search(stripped):
         return K.IMPORT, Level.ERROR, info

@@ -94,6 +94,7 @@ _HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))  # a call's own aclE
 # behind any launcher prefix: the code an exception was raised in, when the log was cut below
 # its `Traceback` line
 _PY_FRAME_B = re.compile(rb'File "[^"\n]{1,500}", line \d+, in \S')
+_PY_SOURCE_B = re.compile(rb"(?:\[rank\d+\]: ?)?    ")  # a frame's source line, behind a rank's prefix
 _EMPTY_MESSAGE_B = _as_bytes(_EMPTY_MESSAGE)
 _FRAME_B = _as_bytes(_CONSOLE_FRAME)
 _FRAME_FIRST_B = re.compile(_CONSOLE_FRAME.pattern[2:].encode("ascii"))  # without its "\n", at offset 0
@@ -385,7 +386,7 @@ class SourceScan:
                         kept.append((above, a))
                         seen.add(above)
                     break
-                if not data[b:b + 80].lstrip(b"[]():0123456789rankRANK").startswith(b"    "):
+                if not _PY_SOURCE_B.match(data, b, a - 1):
                     break  # not an indented source line: no frame to look for above it
                 above, a = above - 1, b
         kept.sort()

@@ -474,10 +474,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if _CHAIN_HEAD.match(stripped) or _CHAIN_LINK.match(stripped):
         return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
-        if _TOLERATED_IMPORT.search(stripped) and not _LOADER_FAILED.search(stripped):
-            # the application caught a module's absence, logged it and went on (vllm-ascend's
-            # `Failed to import vllm_ascend_C:No module named …` disables sleep mode): a warning
-            # in effect, whatever level it was logged at; a library that failed to load stays a cause
+        if logger_level == "WARNING" and _TOLERATED_IMPORT.search(stripped) and not _LOADER_FAILED.search(stripped):
+            # the application caught a module's absence and said, by its WARNING, that it goes on
+            # without it (vllm-ascend's `Failed to import vllm_ascend_C:No module named …` disables
+            # sleep mode); a library that failed to load stays a cause at any level
             return K.CONTEXT, Level.WARNING, info
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
     if "not found" in stripped and _TOOL_MISSING.search(stripped):
@@ -1595,10 +1595,10 @@ def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:
 # Python prints `Exception ignored in: <function X.__del__ …>` over the traceback of an exception
 # it could not raise (in a destructor, at shutdown): it failed nothing, whatever its words
 IGNORED_HEAD = "Exception ignored in"
+IGNORED_TRACEBACK_LINES = 40
 # a test harness's tag for a check that failed, whatever words follow it (`[FAIL] Output mismatch,
 # max diff: nan`); a longer tag (`[FAILOVER]`) is another word
 FAIL_TAG = "[FAIL] "
-IGNORED_TRACEBACK_LINES = 40
 
 
 def _ignored_exceptions(events: list[ErrorEvent]) -> None:

@@ -4121,6 +4121,12 @@ def test_an_import_the_application_tolerated_is_no_cause(tmp_path):
         "WARNING 06-28 08:28:13 camem.py:69] Failed to import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'\n"
         + later})
     assert anchor_text(ws, d).endswith("setup failed!")
+    # logged at ERROR by another release, it still gives way to a later failure (and, alone, is
+    # the cause: test_a_line_that_announces_the_following_error_wraps_it)
+    ws, d = diagnose(tmp_path / "e", {"serve.log":
+        "ERROR 06-28 08:28:13 camem.py:69] Failed to import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'\n"
+        + later})
+    assert anchor_text(ws, d).endswith("setup failed!")
     # look-alike: a library that failed to load is a cause wherever it is logged
     ws, d = diagnose(tmp_path / "b", {"serve.log":
         "WARNING 06-28 08:28:13 camem.py:64] Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: "

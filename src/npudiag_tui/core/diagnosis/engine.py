@@ -12,7 +12,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import building, classify, compile_stage, crashed, killed_notice, route
-from npudiag_tui.core.diagnosis.events import EventBuilder, build_events
+from npudiag_tui.core.diagnosis.events import EventBuilder, build_events, tolerated_import
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
@@ -288,6 +288,11 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     ordered = [e for e in events if not e.benign and e.kind.tier < 9]
     if not ordered:
         return None
+    # an import the application caught and went on from (logged at ERROR by some releases) is the
+    # cause only when nothing else failed: any later failure happened with the module absent anyway
+    tolerated = [e for e in ordered if e.kind == "import" and tolerated_import(e.text)]
+    if tolerated and len(tolerated) < len(ordered):
+        ordered = [e for e in ordered if e not in tolerated]
     for tier_limit in (0, 1, 2, 3, 4, 5, 6):
         pool = [e for e in ordered if e.kind.tier <= tier_limit and e.secondary != "repeat"]
         if not pool:

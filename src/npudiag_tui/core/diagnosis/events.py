@@ -209,6 +209,14 @@ _DEVICE_ANSWERED = re.compile(r"(?i)\bdevice ?msg ?proc\b|\bdevice response\b|\b
                               r"\bopen response\b|\bTsdOpen failed\b")
 _TOLERATED_IMPORT = re.compile(r"[Ff]ailed to import [\w.]+ ?: ?No module named ")
 _LOADER_FAILED = re.compile(r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen|\.so\b")
+
+
+def tolerated_import(text: str) -> bool:
+    """An application's own notice that it caught a module's absence (`Failed to import X:No module
+    named …`) and went on; a library that failed to load is no such notice."""
+    return _TOLERATED_IMPORT.search(text) is not None and _LOADER_FAILED.search(text) is None
+
+
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called|" + C.HEAP_CORRUPTION.pattern)
@@ -474,7 +482,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if _CHAIN_HEAD.match(stripped) or _CHAIN_LINK.match(stripped):
         return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
-        if logger_level == "WARNING" and _TOLERATED_IMPORT.search(stripped) and not _LOADER_FAILED.search(stripped):
+        if logger_level == "WARNING" and tolerated_import(stripped):
             # the application caught a module's absence and said, by its WARNING, that it goes on
             # without it (vllm-ascend's `Failed to import vllm_ascend_C:No module named …` disables
             # sleep mode); a library that failed to load stays a cause at any level

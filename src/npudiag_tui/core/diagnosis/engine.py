@@ -7,6 +7,7 @@ demote wrappers, sync failures, relays, repeats and timeouts on healthy ranks.
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Callable, NamedTuple, Sequence
 
@@ -332,19 +333,33 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
 _WAITED_DEVICE = re.compile(r"remote physic(?:al)? id:? ?(\d+)")
 
 
-def _waited_peers(ev: ErrorEvent, ordered: list[ErrorEvent]) -> set[tuple[str, int]]:
+def _failed_rows(ordered: list[ErrorEvent]) -> dict[tuple[int, int | None], list[tuple[int, int]]]:
+    """The ranks that failed table rows name, by file and process, in line order: read once, not
+    once per wait (a storm of timeouts has thousands)."""
+    rows: dict[tuple[int, int | None], list[tuple[int, int]]] = {}
+    for row in ordered:
+        if row.kind == "table" and _FAILED_ROW.search(row.text):
+            m = _TABLE_PEER.search(row.text.split("]", 3)[-1])
+            if m:
+                rows.setdefault((row.ref.file_id, row.pid), []).append((row.ref.line, int(m.group(1))))
+    for found in rows.values():
+        found.sort()
+    return rows
+
+
+def _waited_peers(ev: ErrorEvent, rows: dict[tuple[int, int | None], list[tuple[int, int]]]) -> set[tuple[str, int]]:
     peers: set[tuple[str, int]] = set()
     m = _WAITED_DEVICE.search(ev.text)
     if m:
         peers.add(("device", int(m.group(1))))
     if isinstance(ev.remote_rank, int):
         peers.add(("rank", ev.remote_rank))
-    for row in ordered:  # the failed rows of the table this wait printed under it
-        if row.kind == "table" and row.ref.file_id == ev.ref.file_id and row.pid == ev.pid \
-                and 0 < row.ref.line - ev.ref.line <= TABLE_ROWS and _FAILED_ROW.search(row.text):
-            m = _TABLE_PEER.search(row.text.split("]", 3)[-1])
-            if m:
-                peers.add(("rank", int(m.group(1))))
+    found = rows.get((ev.ref.file_id, ev.pid), [])
+    at = bisect.bisect_right(found, (ev.ref.line, 1 << 62))  # the rows of the table this wait printed under it
+    for line, rank in found[at:]:
+        if line - ev.ref.line > TABLE_ROWS:
+            break
+        peers.add(("rank", rank))
     return peers
 
 
@@ -353,7 +368,8 @@ def _wait_on_the_most_waited_peer(first: ErrorEvent, ordered: list[ErrorEvent]) 
     suspect (the peers a link table names never connected), and the earliest wait naming it is
     the evidence; a wait on a peer that was itself waiting on that suspect only passes it along."""
     waits = [e for e in ordered if e.kind == "timeout"]
-    peers_of = {id(e): _waited_peers(e, ordered) for e in waits}
+    rows = _failed_rows(ordered)
+    peers_of = {id(e): _waited_peers(e, rows) for e in waits}
     for e in waits:
         e.waits_on = tuple(f"{kind} {n}" for kind, n in sorted(peers_of[id(e)]))
     waiters: dict[tuple[str, int], set] = {}

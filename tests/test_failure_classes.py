@@ -4132,3 +4132,77 @@ def test_an_import_the_application_tolerated_is_no_cause(tmp_path):
         "WARNING 06-28 08:28:13 camem.py:64] Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: "
         "cannot open shared object file: No such file or directory\n" + later})
     assert "cannot open shared object file" in anchor_text(ws, d)
+
+
+def _traceback(outer: list[str], inner: list[str], exc: str, prefix: str = "") -> str:
+    lines = ["Traceback (most recent call last):"]
+    for path in outer + inner:
+        lines += [f'  File "{path}", line 10, in f', "    return g(x)"]
+    return "".join(prefix + line + "\n" for line in lines + [exc])
+
+
+_CALL_PATH = ["/w/vllm/v1/executor/multiproc_executor.py", "/w/vllm/compilation/decorators.py",
+              "/w/vllm/model_executor/models/mtp.py", "/w/vllm/model_executor/layers/linear.py"]
+
+
+def test_only_the_frames_near_the_raise_route_the_category(tmp_path):
+    """The outer frames of a traceback are the call path: a model built under a compile decorator
+    did not fail to compile when a weight's key is missing two layers further in."""
+    inner = ["/w/plugin/quantization/quant_config.py", "/w/plugin/quantization/skip.py"]
+    ws, d = diagnose(tmp_path, {"serve.log": _traceback(_CALL_PATH, inner, "KeyError: 'model.layers.61.head.weight'")})
+    assert "KeyError" in anchor_text(ws, d)
+    assert d.category == "unknown"
+    # logged above its traceback (vLLM's worker), the same holds
+    logged = "ERROR 11-09 08:03:19 [multiproc_executor.py:597] "
+    ws, d = diagnose(tmp_path / "l", {"serve.log": logged + "WorkerProc failed: 'model.layers.61.head.weight'\n"
+                                      + _traceback(_CALL_PATH, inner, "KeyError: 'model.layers.61.head.weight'", logged)})
+    assert d.category == "unknown"
+    # look-alike: raised inside the compile backend's own frames, the failure is the compile's
+    inner = ["/w/vllm/compilation/piecewise_backend.py", "/w/plugin/compilation/acl_graph.py"]
+    ws, d = diagnose(tmp_path / "c", {"serve.log": _traceback(_CALL_PATH[:1], inner,
+                                                              "AssertionError: Shape: 2304 out of considered ranges")})
+    assert d.category == "compile"
+
+
+def test_an_engine_that_failed_to_start_sends_the_reader_to_its_own_traceback(tmp_path):
+    """vLLM's API server says the engine process failed to start and points at the stack trace
+    above: the engine's own error is the cause."""
+    logged = "ERROR 05-15 11:58:24 [engine.py:448] "
+    engine = (logged + "'model.layers.0.self_attn.q_proj.weight'\n"
+              + _traceback(["/w/vllm/engine/multiprocessing/engine.py"], ["/w/plugin/quant_config.py"],
+                           "KeyError: 'model.layers.0.self_attn.q_proj.weight'", logged))
+    server = _traceback(["/w/bin/vllm", "/w/vllm/entrypoints/openai/api_server.py"], [],
+                        "RuntimeError: Engine process failed to start. See stack trace for the root cause.")
+    ws, d = diagnose(tmp_path, {"serve.log": engine + server})
+    assert "q_proj.weight" in anchor_text(ws, d)
+    assert "Engine process failed" not in anchor_text(ws, d)
+    # look-alike: with nothing before it, the server's exception is what there is
+    ws, d = diagnose(tmp_path / "a", {"serve.log": server})
+    assert "Engine process failed to start" in anchor_text(ws, d)
+
+
+def test_an_exception_carrying_a_subprocess_output_gives_way_to_the_subprocess_error(tmp_path):
+    logged = "(APIServer pid=883) ERROR 09-12 09:11:55 [registry.py:449] "
+    text = (_traceback(["/w/vllm/model_executor/models/registry.py"], [], "RuntimeError: Error raised in subprocess:", logged)
+            + _traceback(["<frozen runpy>", "/w/vllm/model_executor/models/registry.py"], ["/w/fla/ops/utils.py"],
+                         "AttributeError: module 'triton.language' has no attribute 'exp'", logged))
+    ws, d = diagnose(tmp_path, {"serve.log": text})
+    assert "has no attribute 'exp'" in anchor_text(ws, d)
+    # look-alike: an exception whose message goes on after the words is its own error
+    ws, d = diagnose(tmp_path / "b", {"serve.log": _traceback(["/w/run.py"], [],
+                                                              "RuntimeError: Error raised in subprocess: exit code 3")})
+    assert "Error raised in subprocess: exit code 3" in anchor_text(ws, d)
+
+
+def test_a_caught_import_printed_bare_gives_way_to_a_later_failure(tmp_path):
+    """`No module named 'x'` alone on its line (a caught ImportError's message, a warning's text)
+    is a notice the program went on from; the library that later failed to load is the cause."""
+    later = _traceback(["/w/test.py"], ["/w/torch_npu/__init__.py"],
+                       "ImportError: libatb.so: cannot open shared object file: No such file or directory")
+    ws, d = diagnose(tmp_path, {"run.log": "No module named 'vllm._version'\n"
+                                "  from vllm.version import __version__ as VLLM_VERSION\n" + later})
+    assert "libatb.so" in anchor_text(ws, d)
+    # look-alike: the exception itself, with its class, stays a cause
+    ws, d = diagnose(tmp_path / "b", {"run.log": _traceback(["/w/test.py"], [],
+                                                            "ModuleNotFoundError: No module named 'vllm._version'") + later})
+    assert "No module named 'vllm._version'" in anchor_text(ws, d)

@@ -484,6 +484,36 @@ _HUNG_NOTIFY_WAIT = re.compile(r"\bnotify wait timeout\b", re.I)
 TSCH_DUMP_LINES = 40
 
 
+# how many frames of a traceback, counted from where the exception was raised, say where it failed:
+# the frames further out are the call path (a model class wrapped by a compile decorator, a loader
+# called from an engine's start), which names no part of the failure
+RAISE_FRAMES = 3
+
+
+def _is_frame(ev: ErrorEvent) -> bool:
+    return message_body(ev.detail or ev.text).lstrip().startswith('File "')
+
+
+def _near_the_raise(anchor: ErrorEvent, group: list[ErrorEvent]) -> list[ErrorEvent]:
+    """The event's other lines, less the traceback lines that lie more than RAISE_FRAMES frames
+    out from where their exception was raised (the traceback above the anchor, or below a logged
+    message that it explains)."""
+    context = sorted((e for e in group if e.kind == K.CONTEXT and e.ref.file_id == anchor.ref.file_id),
+                     key=lambda e: e.ref.line)
+    dropped: set[int] = set()
+    run: list[ErrorEvent] = []
+    for ev in context + [None]:  # type: ignore[list-item]
+        if ev is not None and (not run or ev.ref.line - run[-1].ref.line <= 2):
+            run.append(ev)
+            continue
+        frames = [e.ref.line for e in run if _is_frame(e)]  # one traceback's lines, in order
+        if len(frames) > RAISE_FRAMES:
+            kept = frames[-RAISE_FRAMES]  # the lines above this frame are the call path
+            dropped.update(id(e) for e in run if e.ref.line < kept)
+        run = [ev] if ev is not None else []
+    return [e for e in group if id(e) not in dropped]
+
+
 def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     """The category of the event `anchor`; `group` holds the other lines of the same event (its
     wrappers, sync failures and relays in the same process), which carry the printed status."""
@@ -570,7 +600,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "environment"
     if anchor.module == "PRE_ACT":  # MindSpore's device memory pre-allocator
         return "memory"
-    for text in [body] + [message_body(e.detail or e.text) for e in group]:
+    for text in [body] + [message_body(e.detail or e.text) for e in _near_the_raise(anchor, group)]:
         for pattern, cat in ((_ENV_INIT, "environment"), (_MEM_TEXT, "memory"), (_DEVICE_TEXT, "device"),
                              (_COMM_TEXT, "communication"),
                              (_COMPILE_TEXT, "compile"), (_OP_TEXT, "operator"), (_STREAM_TEXT, "stream_event")):

@@ -152,6 +152,12 @@ _WRAPPER_TEXT = re.compile(
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"
     r"EngineCore failed to start|"
+    # vLLM's API server over an engine process that died while starting: the engine's own traceback,
+    # printed before it, says why (`Engine process failed to start. See stack trace for the root cause.`)
+    r"Engine process failed to start\b|See (?:the )?stack trace for the root cause\b|"
+    # an exception that carries a child process's output as its message (`RuntimeError: Error raised
+    # in subprocess:` and the child's traceback under it): the child's own error says what failed
+    r"raised in (?:a |the )?subprocess:\s*$|"
     # MindSpore's exception that hands its reason to the Ascend Error Message printed under it
     r"\bThe details refer to 'Ascend Error Message'\.?\s*$|"
     r"^\s*raise |^\s*\(function \w+\)|"
@@ -207,7 +213,9 @@ _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
 _REPORT_BOOKKEEPING = re.compile(r"\breport error module_(?:name|type)=\w+(?:, module_name=\w+)?\s*$")
 _DEVICE_ANSWERED = re.compile(r"(?i)\bdevice ?msg ?proc\b|\bdevice response\b|\bresponse from device\b|"
                               r"\bopen response\b|\bTsdOpen failed\b")
-_TOLERATED_IMPORT = re.compile(r"[Ff]ailed to import [\w.]+ ?: ?No module named ")
+# (and the message alone, with no exception class before it: what `print(e)` or a warning's text
+# shows of an ImportError that was caught, as a version module's absence is)
+_TOLERATED_IMPORT = re.compile(r"[Ff]ailed to import [\w.]+ ?: ?No module named |^\s*No module named '[\w.]+'\s*$")
 _LOADER_FAILED = re.compile(r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen|\.so\b")
 
 

@@ -4206,3 +4206,37 @@ def test_a_caught_import_printed_bare_gives_way_to_a_later_failure(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"run.log": _traceback(["/w/test.py"], [],
                                                             "ModuleNotFoundError: No module named 'vllm._version'") + later})
     assert "No module named 'vllm._version'" in anchor_text(ws, d)
+
+
+_STOP = ("[2026-06-16 16:21:15,212] torch.distributed.elastic.agent.server.api: [WARNING] Received "
+         "Signals.SIGINT death signal, shutting down workers\n"
+         "[2026-06-16 16:21:15,212] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 41 "
+         "closing signal SIGINT\n")
+_SHUTDOWN = ("[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!\n"
+             + _traceback(["/w/multiprocessing/managers.py"], ["/w/multiprocessing/connection.py"], "EOFError"))
+
+
+def test_a_job_told_to_stop_before_any_failure_is_anchored_on_the_stop(tmp_path):
+    """torchrun's agent received a stop signal and nothing failed before it: the workers' errors
+    while shutting down follow from the stop, and the report says so (not that a process crashed)."""
+    ws, d = diagnose(tmp_path, {"train.log": "2026-06-16 16:21:11,513 DEBUG CV | Batch 230/200 loss 1.92\n"
+                                + _STOP + _SHUTDOWN})
+    assert "death signal" in anchor_text(ws, d)
+    assert "told to stop" in d.root_cause and "crashed" not in d.root_cause
+    assert "who sent the stop" in d.next_actions[0].action
+    # look-alike: a failure before the stop is the cause, and the stop one of its consequences
+    failed = _traceback(["/w/train.py"], ["/w/wenet/executor.py"], "ZeroDivisionError: division by zero")
+    ws, d = diagnose(tmp_path / "b", {"train.log": failed + _STOP + _SHUTDOWN})
+    assert "ZeroDivisionError" in anchor_text(ws, d)
+
+
+def test_a_grpc_server_sending_away_a_client_that_pings_too_often_is_its_setting(tmp_path):
+    ws, d = diagnose(tmp_path, {"client.log":
+        '2026/02/09 15:25:22 ERROR: [transport] Client received GoAway with error code ENHANCE_YOUR_CALM and '
+        'debug data equal to ASCII "too_many_pings".\n'})
+    assert d.category == "environment"
+    # look-alike: a server that closed the connection for no such reason is the link's problem
+    ws, d = diagnose(tmp_path / "b", {"client.log":
+        "2026/02/09 15:25:22 ERROR: [transport] Client received GoAway with error code NO_ERROR; connection "
+        "error: socket closed\n"})
+    assert d.category == "communication"

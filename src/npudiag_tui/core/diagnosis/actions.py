@@ -8,6 +8,7 @@ and to show the same advice in the TUI and the JSON report. Text is the product'
 from __future__ import annotations
 
 from ..model import NextAction, Situation
+from ..formats.console import stop_signal
 from .classify import killed_notice
 
 MAX_ACTIONS = 5
@@ -246,6 +247,8 @@ def _record_versions(what: str) -> NextAction:
 def _unknown(s: Situation) -> list[NextAction]:
     if killed_notice(s.text):
         return _killed(s)
+    if stop_signal(s.text):
+        return _stopped()
     if not s.crashed:
         return _unclassified(s)
     return [
@@ -274,6 +277,23 @@ def _killed(s: Situation) -> list[NextAction]:
             why="Without an OOM record the kill came from outside the process, and its sender logged why.",
         ),
         _record_versions("failure"),
+    ]
+
+
+def _stopped() -> list[NextAction]:
+    """Told to stop before anything failed: the sender, not the job, knows why."""
+    return [
+        NextAction(
+            action="Find who sent the stop: the scheduler's record of the job (cancelled, time limit, "
+            "preemption; e.g. `sacct -j <job> -o State,Elapsed,Timelimit`), or the shell or orchestrator "
+            "that ran the launcher",
+            why="The launcher logs that it received the signal, not who sent it or why.",
+        ),
+        NextAction(
+            action="If the job spans several nodes, open the other nodes' logs and look there for an error "
+            "before this moment",
+            why="A launcher on a healthy node is stopped when the job fails elsewhere.",
+        ),
     ]
 
 
@@ -387,8 +407,9 @@ def plan_actions(situation: Situation) -> tuple[list[NextAction], list[str]]:
     planner = _build if situation.building else _PLANNERS.get(situation.category, _unknown)
     actions = planner(situation)
     missing, extra = _missing(situation)
-    # When the plog itself is missing, collecting it is the most useful next step.
-    actions = extra + actions
+    # When the plog itself is missing, collecting it is the most useful next step (not for a job
+    # told to stop from outside: a rerun's plog would not say who sent the signal).
+    actions = actions + extra if stop_signal(situation.text) else extra + actions
     seen: set[str] = set()
     unique: list[NextAction] = []
     for a in actions:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from npudiag_tui.core.formats.codes import ERRNO_FORM, is_inner_code
 from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, LINK_UNDEFINED,
                                             OFFLINE_CONVERSION, is_build_line)
-from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, REFUSES_A_SETTING,
+from npudiag_tui.core.formats.console import (stop_signal, HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, REFUSES_A_SETTING,
                                               RELEASES_DIFFER, SO_LOAD_FAILED, clean, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
@@ -98,7 +98,10 @@ _ENV_TEXT = re.compile(
     r"\bCould NOT find \w+|\bcould not find requested file\b|\b\w+-NOTFOUND\b|"
     # a package that lacks what its caller was built against (`module 'torch_npu' has no attribute
     # '_npu_flash_attention'`), or a build for another chip than the one present
-    r"\bmodule '[\w.]+' has no attribute\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
+    r"\bmodule '[\w.]+' has no attribute\b|"
+    # gRPC's server sending a client away for pinging too often (`GoAway with error code
+    # ENHANCE_YOUR_CALM … "too_many_pings"`): the client's keepalive setting, not the network
+    r"\btoo_many_pings\b|\bENHANCE_YOUR_CALM\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
     r"no NPU device|\bno NPUs? (?:is )?available\b|"
     # PyTorch does not know the device named (`npu` before torch_npu registers it)
     r"\bdevice type at start of device string\b|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"
@@ -636,7 +639,7 @@ def crashed(anchor: ErrorEvent, events: Iterable[ErrorEvent]) -> bool:
         return not (other_pid or other_rank)
 
     return any((ev is anchor or same_process(ev)) and (
-        ev.kind in (K.CRASH, K.ABORT) or is_crash_evidence(ev.text) or is_crash_evidence(ev.detail or ""))
+        ev.kind == K.CRASH or (ev.kind == K.ABORT and not stop_signal(ev.text)) or is_crash_evidence(ev.text) or is_crash_evidence(ev.detail or ""))
         for ev in [anchor, *events])
 
 

@@ -17,7 +17,7 @@ from npudiag_tui.core.diagnosis.events import EventBuilder, build_events, tolera
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
-from npudiag_tui.core.formats.console import clean
+from npudiag_tui.core.formats.console import clean, stop_signal
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import (Diagnosis, ErrorEvent, EventKind, LineRef, RankRole, Situation, Source, SourceFile,
@@ -294,6 +294,11 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     tolerated = [e for e in ordered if e.kind == "import" and tolerated_import(e.text)]
     if tolerated and len(tolerated) < len(ordered):
         ordered = [e for e in ordered if e not in tolerated]
+    stop = next((e for e in ordered if e.kind == "abort" and stop_signal(e.text)), None)
+    if stop is not None and not any(e.kind.tier <= 3 for e in ordered[:ordered.index(stop)]):
+        # the job was told to stop before anything failed: what its workers printed while shutting
+        # down (lost parents, closed pipes, interrupted calls) follows from the stop
+        return stop
     for tier_limit in (0, 1, 2, 3, 4, 5, 6):
         pool = [e for e in ordered if e.kind.tier <= tier_limit and e.secondary != "repeat"]
         if not pool:
@@ -606,6 +611,10 @@ _CAUSE = {
 _KILLED_CAUSE = ("The process was killed (SIGKILL) with nothing failed before it: most often the kernel's "
                  "out-of-memory killer when host memory ran out, else a kill from outside (a scheduler's limit, "
                  "a watchdog, a user).")
+# a launcher told to stop with nothing failed before it
+_STOPPED_CAUSE = ("The launcher was told to stop (a signal from outside) before anything in these logs failed: "
+                  "a user's Ctrl-C, a scheduler's time limit or preemption, or a stop sent after the job failed "
+                  "on another node. The errors after it come from the workers shutting down.")
 # an unclassified error with no crash evidence: nothing says the process died
 _UNCLASSIFIED_CAUSE = ("An error line without a CANN code or a subsystem the rules recognise; "
                        "the lines logged just before it tell what the process was doing.")
@@ -673,6 +682,8 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
         cause = _UNCLASSIFIED_CAUSE
     if killed_notice(anchor.text):
         cause = _KILLED_CAUSE
+    if stop_signal(anchor.text):
+        cause = _STOPPED_CAUSE
     if anchor.kind == "timeout" and anchor.suspect_peer is not None:
         cause = (f"Every failure is a wait on a peer, and most of the waiting processes waited on "
                  f"{anchor.suspect_peer}; no error explains it in these logs, so that peer, which never "

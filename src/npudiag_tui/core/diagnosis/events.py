@@ -507,7 +507,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if _RETURN_ERR.search(stripped) or _CORRUPTION_SEEN.search(stripped):
         # a call's status as a tool reports it (hccl_test); a check that found data corrupted
         return K.LOG_ERROR, Level.ERROR, info
-    if _PARENT_GONE.search(stripped) or C.KILLED_NOTICE.match(stripped):
+    if _PARENT_GONE.search(stripped) or C.KILLED_NOTICE.match(stripped) or C.stop_signal(stripped):
         # workers noticing their parent's death, a shell noticing its child's: the consequence of
         # any failure before it, and the only sign of one when nothing failed before
         return K.ABORT, Level.ERROR, info

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from npudiag_tui.core.formats.codes import is_inner_code
+from npudiag_tui.core.formats.console import stop_signal
 from npudiag_tui.core.model import Candidate, ErrorEvent, Level, RankRole
 
 US = 1_000_000
@@ -193,6 +194,9 @@ def _why(anchor: ErrorEvent, events: list[ErrorEvent], ranks: list[RankRole], ro
             head += f"; the timeouts point at rank {root}"
         else:
             head += "; no rank stands out as its cause"
+    elif stop_signal(anchor.text):
+        head = (f"the launcher was told to stop {_where(anchor)} before any error; what its workers printed "
+                "while shutting down follows from the stop")
     else:
         head = ("earliest " if not earlier else "first causal ") + f"{lead} {_where(anchor)}"
     parts = [head]
@@ -230,6 +234,8 @@ def _confidence(anchor: ErrorEvent, events: list[ErrorEvent], root: int | None) 
         if root is not None and root != anchor.rank:
             return "medium", f"the anchor is a timeout; rank {root} is only the suspect it points at"
         return "low", "the anchor is a timeout and no rank stands out as its cause"
+    if stop_signal(anchor.text):
+        return "medium", "a stop from outside names no cause; who sent it is outside these logs"
     if anchor.kind == "exception" and not is_specific(anchor):
         return "medium", "the anchor is an exception without a CANN code; its cause may be printed elsewhere"
     if not is_specific(anchor):

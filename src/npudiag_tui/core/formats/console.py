@@ -130,6 +130,17 @@ SETTING_REFUSED = re.compile(r"^(?:(?:Input|Parameter|Param|Config|Argument)\b.{
 # a shell's notice that its child died of SIGKILL (the OOM killer, a kill -9): bash prints `Killed`
 # for a foreground job, `./run.sh: line 12: 48211 Killed   cmd` from a script, `[1]+  Killed   cmd`
 # for a background job. A death without a code, and the consequence of any failure before it.
+# a launcher told to stop from outside (torchrun's agent: `Received Signals.SIGINT death signal, shutting
+# down workers`): a user's Ctrl-C, a scheduler's time limit or preemption, or a stop after another
+# node failed. The errors of the workers shutting down come after it
+STOP_SIGNAL = re.compile(r"Received Signals\.SIG(?:INT|TERM|HUP|QUIT|USR1|USR2) death signal")
+
+
+def stop_signal(text: str) -> bool:
+    """Whether a line is a launcher's notice that it was told to stop (`STOP_SIGNAL`)."""
+    return "death signal" in text and STOP_SIGNAL.search(text) is not None
+
+
 KILLED_NOTICE = re.compile(r"^(?:Killed|.{0,300}: line \d+: +\d+ Killed\b.*|\[\d+\][+-]? +Killed\b.*)$")
 # glibc's allocator aborting the process on a corrupted heap: the crash's own reason (the
 # `Aborted (core dumped)` after it only reports the signal)

@@ -4240,3 +4240,62 @@ def test_a_grpc_server_sending_away_a_client_that_pings_too_often_is_its_setting
         "2026/02/09 15:25:22 ERROR: [transport] Client received GoAway with error code NO_ERROR; connection "
         "error: socket closed\n"})
     assert d.category == "communication"
+
+
+def test_an_exception_a_data_pipeline_raised_and_logged_as_a_warning_is_a_cause(tmp_path):
+    """torch's DataPipes note the exceptions raised inside them; a program that logs the message at
+    WARNING and goes on has still lost its data, and the later failure (nothing to average over)
+    follows from it."""
+    later = _traceback(["/w/train.py"], ["/w/wenet/executor.py"], "ZeroDivisionError: division by zero")
+    caught = ("2026-06-16 10:09:52,918 WARNING Expecting value: line 1 column 1 (char 0)\n"
+              "This exception is thrown by __iter__ of MapperIterDataPipe(datapipe=RawDatasetSource, fn=parse_json, "
+              "input_col=None, output_col=None)\n")
+    ws, d = diagnose(tmp_path, {"train.log": caught * 3 + later})
+    assert "This exception is thrown by __iter__" in anchor_text(ws, d)
+    # look-alike: the same warning without the pipeline's note is context, and the exception the cause
+    ws, d = diagnose(tmp_path / "b", {"train.log": "2026-06-16 10:09:52,918 WARNING Expecting value: line 1 column 1 "
+                                      "(char 0)\n" + later})
+    assert "ZeroDivisionError" in anchor_text(ws, d)
+
+
+def test_the_api_server_noticing_its_engine_died_is_no_cause(tmp_path):
+    """vLLM's launcher says the engine is already dead (printed before the engine's own report
+    reaches the log): the engine's exception is the cause."""
+    logged = "ERROR 02-28 03:25:56 engine.py:137] "
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "CRITICAL 02-28 03:25:56 launcher.py:99] MQLLMEngine is already dead, terminating server process\n"
+        + logged + "TypeError('Builder.build() takes 3 positional arguments but 5 were given')\n"
+        + _traceback(["/w/vllm/engine/multiprocessing/engine.py"], ["/w/vllm/worker/model_runner.py"],
+                     "TypeError: Builder.build() takes 3 positional arguments but 5 were given", logged)})
+    assert "takes 3 positional arguments" in anchor_text(ws, d)
+    # look-alike: a launcher line about something else it found dead stays an error of its own
+    ws, d = diagnose(tmp_path / "b", {"serve.log":
+        "CRITICAL 02-28 03:25:56 launcher.py:99] Tokenizer pool is already dead, terminating server process\n"
+        + logged + "TypeError('Builder.build() takes 3 positional arguments but 5 were given')\n"})
+    assert "Tokenizer pool is already dead" in anchor_text(ws, d)
+
+
+def test_a_compiler_drivers_own_error_is_the_build_failure(tmp_path):
+    """A kernel compiler that refuses an option or a language before reading any source (an older
+    toolkit) says so first; the JIT's `Compilation Failed!` and the exit header wrap it."""
+    text = ("bisheng: error: unsupported option '--npu-arch=dav-2201'\n"
+            "bisheng: error: language not recognized: 'asc'\n"
+            + _traceback(["/w/conftest.py", "/w/tilelang/jit/__init__.py"], ["/w/tilelang/jit/adapter/libgen.py"],
+                         "RuntimeError: Compilation Failed! ['bisheng', '--npu-arch=dav-2201', '-O2']")
+            + "[ERROR] 2026-03-23-16:32:09 (PID:9, Device:-1, RankID:-1) ERR99999 UNKNOWN applicaiton exception\n")
+    ws, d = diagnose(tmp_path, {"build.log": text})
+    assert "unsupported option '--npu-arch=dav-2201'" in anchor_text(ws, d)
+    # look-alike: a program's usage error in the same shape is no compiler's
+    ws, d = diagnose(tmp_path / "b", {"build.log": "bishengview: note: language not recognized: 'asc'\n"
+                                      + _traceback(["/w/conftest.py"], [], "RuntimeError: Compilation Failed!")})
+    assert "Compilation Failed!" in anchor_text(ws, d)
+
+
+def test_an_ascend_installers_error_is_the_environment(tmp_path):
+    ws, d = diagnose(tmp_path, {"install.log": "[Driver] [ERROR] ERR_NO:0x0091; ERR_DES: HwHiAiUser not exists!\n"})
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "t", {"install.log": "[Toolkit] [2026-03-11 10:00:00] [ERROR] No packages to install !\n"})
+    assert d.category == "environment"
+    # look-alike: the same words from an application's own logger are not the installation's
+    ws, d = diagnose(tmp_path / "b", {"app.log": "[Decoder] [ERROR] ERR_NO:0x0091; ERR_DES: frame not exists!\n"})
+    assert d.category != "environment"

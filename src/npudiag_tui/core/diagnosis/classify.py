@@ -493,6 +493,13 @@ TSCH_DUMP_LINES = 40
 RAISE_FRAMES = 3
 
 
+# the log lines of Ascend's package installers (the driver, firmware, toolkit, kernels and NNAE/NNAL
+# `.run` packages: `[Driver] [ERROR] ERR_NO:0x0091; ERR_DES: HwHiAiUser not exists!`), with or
+# without their time: what failed is the machine's installation
+_INSTALLER_LINE = re.compile(r"\[(?:Driver|Firmware|Toolkit|Kernels|NNAE|NNAL|NNRT|Toolbox|OPP|TFPlugin)\] "
+                             r"(?:\[[\d :.-]+\] )?\[(?:ERROR|WARNING)\]")
+
+
 def _is_frame(ev: ErrorEvent) -> bool:
     return message_body(ev.detail or ev.text).lstrip().startswith('File "')
 
@@ -531,6 +538,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     shaped = _shape(anchor, body)
     if shaped:
         return shaped
+    if _INSTALLER_LINE.match(anchor.text.lstrip()):  # an Ascend package's installer refused to install
+        return "environment"
     if _MEDIA_PARAM_CHECK.search(body) or _COPY_KIND_REFUSED.search(anchor.detail or anchor.text):
         return "operator"
     # an anchor that is the device set-up failing: the statuses of later calls (a reset, a

@@ -152,6 +152,8 @@ _WRAPPER_TEXT = re.compile(
     r"asynchronously|Rectify the fault based on|process exits for this inner error|"
     r"EngineCore encountered|EngineDeadError|WorkerProc hit an exception|Engine core initialization failed|"
     r"EngineCore failed to start|"
+    # vLLM's API server noticing that its engine process died (the engine's own error says why)
+    r"MQLLMEngine is already dead\b|"
     # vLLM's API server over an engine process that died while starting: the engine's own traceback,
     # printed before it, says why (`Engine process failed to start. See stack trace for the root cause.`)
     r"Engine process failed to start\b|See (?:the )?stack trace for the root cause\b|"
@@ -225,6 +227,7 @@ def tolerated_import(text: str) -> bool:
     return _TOLERATED_IMPORT.search(text) is not None and _LOADER_FAILED.search(text) is None
 
 
+_DATAPIPE_NOTE = "This exception is thrown by __iter__ of "
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called|" + C.HEAP_CORRUPTION.pattern)
@@ -498,6 +501,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
     if "not found" in stripped and _TOOL_MISSING.search(stripped):
         return K.IMPORT, Level.ERROR, info
+    if stripped.startswith(_DATAPIPE_NOTE):
+        # torch.utils.data's note under an exception raised inside a DataPipe: an exception of the
+        # data pipeline, at whatever level the program logged its message above it and went on
+        return K.EXCEPTION, Level.ERROR, info
     if stripped.startswith(IGNORED_HEAD):  # Python's note over an exception it ignored (a destructor's)
         return K.BENIGN, Level.WARNING, info
     if _REPORT_BOOKKEEPING.search(stripped):  # a plog line whose header a copy garbled, too

@@ -13,7 +13,10 @@ _SOURCE_AT = r"([\w./+-]+\.\w{1,4}):(\d+)(?::(\d+))?"  # file, line, column (gcc
 # (OpenCV's exceptions print `file.cpp:97: error: (-2:Unspecified error) in function …`: not a compiler)
 _NOT_OPENCV = r"(?!\(-?\d+:)"
 COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:fatal )?error: {_NOT_OPENCV}"
-                                 r"|^#error\b")  # the preprocessor's directive, quoted without its location
+                                 r"|^#error\b"  # the preprocessor's directive, quoted without its location
+                                 # a compiler driver's own error, before any source is read (an option or a
+                                 # language this release does not know: `bisheng: error: unsupported option …`)
+                                 r"|^(?:bisheng|ccec|clang(?:\+\+)?|g?cc|[gc]\+\+|nvcc|hipcc|icp?x)(?:-\d+)?: (?:fatal )?error: ")
 # a compiler's warning, which does not stop it (`kernel.cpp:12:3: warning: …`, MLIR's
 # `<unknown>:0: warning: could not cast operand …`): never what failed
 COMPILER_WARNING = re.compile(r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+(?::\d+)?|<unknown>:\d+(?::\d+)?|loc\(.{0,400}?\)): warning: ")

@@ -4299,3 +4299,22 @@ def test_an_ascend_installers_error_is_the_environment(tmp_path):
     # look-alike: the same words from an application's own logger are not the installation's
     ws, d = diagnose(tmp_path / "b", {"app.log": "[Decoder] [ERROR] ERR_NO:0x0091; ERR_DES: frame not exists!\n"})
     assert d.category != "environment"
+
+
+def test_a_symbol_defined_twice_is_why_the_link_failed(tmp_path):
+    """Two objects that define one symbol (a stale object left in the build tree, a function
+    defined in a header): the linker's own error is the cause, not the build tool's report."""
+    text = ("/usr/bin/ld: build/objects/pos_encoding.cpp.o: in function `rope_half':\n"
+            "pos_encoding.cpp:(.text+0x0): multiple definition of `rope_half'; build/objects/pos_encoding.cpp.o:"
+            "(.text+0x0): first defined here\n"
+            "collect2: error: ld returned 1 exit status\n"
+            + _traceback(["/w/setup.py", "/w/subprocess.py"], [],
+                         "subprocess.CalledProcessError: Command '['/usr/bin/c++', '-shared']' returned non-zero exit "
+                         "status 1.")
+            + "gmake: *** [Makefile:286: kernels] Error 2\n")
+    ws, d = diagnose(tmp_path, {"build.log": text})
+    assert "multiple definition of `rope_half'" in anchor_text(ws, d)
+    # look-alike: a definition the linker only reports as where a symbol was first seen is no error
+    ws, d = diagnose(tmp_path / "b", {"build.log": "note: the first definition of `rope_half' is here\n"
+                                      "collect2: error: ld returned 1 exit status\n"})
+    assert "collect2" in anchor_text(ws, d)

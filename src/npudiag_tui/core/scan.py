@@ -48,7 +48,7 @@ _CONSOLE_KEYS = (
     "rror", "err0", "exception", "traceback", "warning", "fail", "timeout", "time out", "timed out",
     "out of memory", "outofmemory", "segmentation fault", "segfault", "terminate called", "sigsegv", "sigabrt", "sigbus", "sigkill",
     "sigterm", "core dumped", "killed", "fatal", "critical", "[pid: ", "extend info", "assert",
-    "shared object", "undefined symbol", "static tls", "call trace: ", "_dynamo.exc.unsupported", "undefined reference", "double free", "invalid pointer", "corrupt",
+    "shared object", "undefined symbol", "static tls", "call trace: ", "_dynamo.exc.unsupported", "undefined reference", "multiple definition", "double free", "invalid pointer", "corrupt",
     "no module named", "set_env.sh", "rankid:", "hcclcomminit", "times out",
     "is invalid", "exception info:", "message info[", "other info[", ": not found", "command not found",
     "[e:onnxruntime:", "[f:onnxruntime:",  # ONNX Runtime's logger at level E/F, whatever its words

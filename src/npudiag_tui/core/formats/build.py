@@ -38,8 +38,10 @@ BUILD_SUMMARY = re.compile(r"^(?:-- Configuring incomplete, errors occurred!|" +
 # libz.so.1, needed by libprotobuf.so, not found`); the undefined references to its symbols that
 # surround it (before it too, when make runs targets in parallel) follow from it
 LINK_LIBRARY_MISSING = re.compile(r"\bld(?:\.\w+)?: warning: \S+, needed by \S+, not found\b")
-# a symbol the link could not resolve: the link's own error
-LINK_UNDEFINED = re.compile(r": undefined reference to [`']|\bld(?:\.\w+)?: error: undefined symbol: ")  # GNU ld, lld
+# a symbol the link could not resolve, or found twice (two objects that define it: a stale object
+# left in the build tree): the link's own error
+LINK_UNDEFINED = re.compile(r": undefined reference to [`']|\bld(?:\.\w+)?: error: undefined symbol: |"  # GNU ld, lld
+                            r": multiple definition of [`']|\bld(?:\.\w+)?: error: duplicate symbol: ")
 # the compiler driver's summary after the linker's errors: it only says the link failed
 LINK_FAILED = re.compile(r"\bcollect2: (?:fatal )?error: ld returned \d+ exit status")
 # a tool that ran a command and only reports that it failed (`Command excution failed, the

@@ -4318,3 +4318,14 @@ def test_a_symbol_defined_twice_is_why_the_link_failed(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"build.log": "note: the first definition of `rope_half' is here\n"
                                       "collect2: error: ld returned 1 exit status\n"})
     assert "collect2" in anchor_text(ws, d)
+
+
+def test_mindspore_placing_a_tensor_on_another_kind_of_device_is_the_platform(tmp_path):
+    ws, d = diagnose(tmp_path, {"export.log": _traceback(["/w/tools/export.py", "/w/mindocr/models/backbones/svtr.py"],
+                                                         ["/w/mindspore/ops/function/array_func.py"],
+        "RuntimeError: The device address type is wrong: type name in address:CPU, type name in context:Ascend")})
+    assert d.category == "environment"
+    # look-alike: an address that is only out of range is the operator's
+    ws, d = diagnose(tmp_path / "b", {"run.log": _traceback(["/w/run.py"], [],
+        "RuntimeError: The device address is out of range for operator Gather: 0x1200800")})
+    assert d.category != "environment"

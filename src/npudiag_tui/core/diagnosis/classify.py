@@ -101,7 +101,11 @@ _ENV_TEXT = re.compile(
     r"\bmodule '[\w.]+' has no attribute\b|"
     # gRPC's server sending a client away for pinging too often (`GoAway with error code
     # ENHANCE_YOUR_CALM … "too_many_pings"`): the client's keepalive setting, not the network
-    r"\btoo_many_pings\b|\bENHANCE_YOUR_CALM\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
+    r"\btoo_many_pings\b|\bENHANCE_YOUR_CALM\b|"
+    # MindSpore placing a tensor on another kind of device than its context (`The device address type
+    # is wrong: type name in address:CPU, type name in context:Ascend`): a MindSpore build or a chip
+    # (the 310 series) that cannot compute in Ascend mode
+    r"\bdevice address type is wrong\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
     r"no NPU device|\bno NPUs? (?:is )?available\b|"
     # PyTorch does not know the device named (`npu` before torch_npu registers it)
     r"\bdevice type at start of device string\b|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"

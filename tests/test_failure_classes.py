@@ -4329,3 +4329,15 @@ def test_mindspore_placing_a_tensor_on_another_kind_of_device_is_the_platform(tm
     ws, d = diagnose(tmp_path / "b", {"run.log": _traceback(["/w/run.py"], [],
         "RuntimeError: The device address is out of range for operator Gather: 0x1200800")})
     assert d.category != "environment"
+
+
+def test_vllms_logger_with_the_year_in_its_date_is_a_prefix(tmp_path):
+    """Newer vLLM releases print `ERROR 2026-01-12 16:28:02.921 [file.py:824]`: the same logger
+    prefix as `ERROR 01-12 16:28:02 [file.py:824]`, so a logged traceback ends in its exception."""
+    for name, stamp in (("year", "2026-01-12 16:28:02.921"), ("short", "01-12 16:28:02")):
+        logged = f"(Worker_DP0_PCP1_TP1_EP3 pid=1041) ERROR {stamp} [multiproc_executor.py:824] "
+        text = logged + "WorkerProc hit an exception.\n" + _traceback(
+            ["/w/vllm/v1/executor/multiproc_executor.py", "/w/vllm_ascend/worker/worker.py"],
+            ["/w/vllm_ascend/distributed/mooncake_connector.py"], "IndexError: list index out of range", logged)
+        ws, d = diagnose(tmp_path / name, {"serve.log": text})
+        assert anchor_text(ws, d).endswith("IndexError: list index out of range"), name

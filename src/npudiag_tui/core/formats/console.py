@@ -20,7 +20,8 @@ _CTRL = CONTROL_RE
 _RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ?")
 _REPEATED = re.compile(r"^\[repeated (\d+)x across cluster\] ")
 _VLLM_LOGGER = re.compile(  # vllm-omni tags its stages before the level (`[Stage-0] ERROR 03-02 …`)
-    r"^(?:\[[A-Za-z][\w.-]{0,30}\] )?(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? "
+    # (newer releases print the year too: `ERROR 2026-01-12 16:28:02.921 [multiproc_executor.py:824]`)
+    r"^(?:\[[A-Za-z][\w.-]{0,30}\] )?(DEBUG|INFO|WARNING|ERROR|CRITICAL) ((?:\d{4}-)?\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? "
     r"\[?([\w./-]+\.py):(\d+)\] ?"
 )
 _C10_PREFIX = re.compile(r"^\[rank(\d+)\]:")

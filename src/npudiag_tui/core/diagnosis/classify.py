@@ -542,7 +542,7 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     shaped = _shape(anchor, body)
     if shaped:
         return shaped
-    if _INSTALLER_LINE.match(anchor.text.lstrip()):  # an Ascend package's installer refused to install
+    if _INSTALLER_LINE.match((anchor.detail or anchor.text).lstrip()):  # an Ascend package's installer refused to install
         return "environment"
     if _MEDIA_PARAM_CHECK.search(body) or _COPY_KIND_REFUSED.search(anchor.detail or anchor.text):
         return "operator"

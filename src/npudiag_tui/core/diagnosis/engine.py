@@ -291,7 +291,7 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
         return None
     # an import the application caught and went on from (logged at ERROR by some releases) is the
     # cause only when nothing else failed: any later failure happened with the module absent anyway
-    tolerated = [e for e in ordered if e.kind == "import" and tolerated_import(e.text)]
+    tolerated = [e for e in ordered if e.kind == "import" and tolerated_import(e.detail or e.text)]
     if tolerated and len(tolerated) < len(ordered):
         ordered = [e for e in ordered if e not in tolerated]
     stop = next((e for e in ordered if e.kind == "abort" and stop_signal(e.text)), None)

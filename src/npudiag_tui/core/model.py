@@ -84,7 +84,7 @@ class EventKind(str, Enum):
     HEARTBEAT = "heartbeat"
     WRAPPER = "wrapper"  # exception, header, banner or summary around an error told elsewhere
     BENIGN = "benign"  # known noise at ERROR level
-    ABORT = "abort"  # abort/terminate/core dump right after an explicit error of the same process
+    ABORT = "abort"  # abort/terminate/core dump right after an explicit error of the same process; a stop signal
     CONTEXT = "context"  # not an error
 
     def __hash__(self) -> int:

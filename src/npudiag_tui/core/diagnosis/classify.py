@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from npudiag_tui.core.formats.codes import ERRNO_FORM, is_inner_code
 from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, LINK_UNDEFINED,
                                             OFFLINE_CONVERSION, is_build_line)
-from npudiag_tui.core.formats.console import (stop_signal, HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, REFUSES_A_SETTING,
-                                              RELEASES_DIFFER, SO_LOAD_FAILED, clean, strip_prefixes)
+from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, REFUSES_A_SETTING,
+                                              RELEASES_DIFFER, SO_LOAD_FAILED, clean, stop_signal, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric

@@ -4341,3 +4341,17 @@ def test_vllms_logger_with_the_year_in_its_date_is_a_prefix(tmp_path):
             ["/w/vllm_ascend/distributed/mooncake_connector.py"], "IndexError: list index out of range", logged)
         ws, d = diagnose(tmp_path / name, {"serve.log": text})
         assert anchor_text(ws, d).endswith("IndexError: list index out of range"), name
+
+
+def test_a_missing_standard_library_header_is_the_toolchain(tmp_path):
+    """A compiler that cannot find `<filesystem>` is older than the sources need (or its include
+    path is not set up): the build machine's toolchain, not the code."""
+    build = ("[ 12%] Building CXX object CMakeFiles/torch_npu.dir/csrc/core/npu/NPUStream.cpp.o\n"
+             "/w/torch_npu/csrc/toolkit/profiler/inc/data_dumper.h:9:10: fatal error: 'filesystem' file not found\n"
+             "make[2]: *** [CMakeFiles/torch_npu.dir/build.make:76: NPUStream.cpp.o] Error 1\n")
+    ws, d = diagnose(tmp_path, {"build.log": build})
+    assert "'filesystem' file not found" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the project's own header missing is the sources' (or the build's) problem
+    ws, d = diagnose(tmp_path / "b", {"build.log": build.replace("'filesystem'", "'npu_stream_guard.h'")})
+    assert d.category != "environment"

@@ -105,7 +105,12 @@ _ENV_TEXT = re.compile(
     # MindSpore placing a tensor on another kind of device than its context (`The device address type
     # is wrong: type name in address:CPU, type name in context:Ascend`): a MindSpore build or a chip
     # (the 310 series) that cannot compute in Ascend mode
-    r"\bdevice address type is wrong\b|[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
+    r"\bdevice address type is wrong\b|"
+    # a header of the C++ standard library that the compiler cannot find: the toolchain is older than
+    # the sources need, or its own include path is not set up (`fatal error: 'filesystem' file not found`)
+    r"fatal error: ['<]?(?:filesystem|cstdint|cstddef|cstdlib|cstring|optional|variant|string_view|any|"
+    r"type_traits|memory|mutex|thread|atomic|chrono|functional|array|vector|string|iostream)['>]? file not found|"
+    r"[Dd]evice type\b.{0,120}\b(?:does not|doesn't|not) match|"
     r"no NPU device|\bno NPUs? (?:is )?available\b|"
     # PyTorch does not know the device named (`npu` before torch_npu registers it)
     r"\bdevice type at start of device string\b|[Ii]nvalid device|[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed|"

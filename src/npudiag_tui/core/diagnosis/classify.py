@@ -510,6 +510,7 @@ _INSTALLER_LINE = re.compile(r"\[(?:Driver|Firmware|Toolkit|Kernels|NNAE|NNAL|NN
 
 
 def _is_frame(ev: ErrorEvent) -> bool:
+    """A traceback's frame line behind any logger prefix (FRAME_RE reads a bare, indented line)."""
     return message_body(ev.detail or ev.text).lstrip().startswith('File "')
 
 
@@ -519,17 +520,18 @@ def _near_the_raise(anchor: ErrorEvent, group: list[ErrorEvent]) -> list[ErrorEv
     message that it explains)."""
     context = sorted((e for e in group if e.kind == K.CONTEXT and e.ref.file_id == anchor.ref.file_id),
                      key=lambda e: e.ref.line)
+    runs: list[list[ErrorEvent]] = []  # one traceback's lines each, in order
+    for ev in context:
+        if runs and ev.ref.line - runs[-1][-1].ref.line <= 2:
+            runs[-1].append(ev)
+        else:
+            runs.append([ev])
     dropped: set[int] = set()
-    run: list[ErrorEvent] = []
-    for ev in context + [None]:  # type: ignore[list-item]
-        if ev is not None and (not run or ev.ref.line - run[-1].ref.line <= 2):
-            run.append(ev)
-            continue
-        frames = [e.ref.line for e in run if _is_frame(e)]  # one traceback's lines, in order
+    for run in runs:
+        frames = [e.ref.line for e in run if _is_frame(e)]
         if len(frames) > RAISE_FRAMES:
             kept = frames[-RAISE_FRAMES]  # the lines above this frame are the call path
             dropped.update(id(e) for e in run if e.ref.line < kept)
-        run = [ev] if ev is not None else []
     return [e for e in group if id(e) not in dropped]
 
 

@@ -227,6 +227,7 @@ def tolerated_import(text: str) -> bool:
     return _TOLERATED_IMPORT.search(text) is not None and _LOADER_FAILED.search(text) is None
 
 
+# torch.utils.data's note under an exception raised inside a DataPipe
 _DATAPIPE_NOTE = "This exception is thrown by __iter__ of "
 _LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
@@ -502,8 +503,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if "not found" in stripped and _TOOL_MISSING.search(stripped):
         return K.IMPORT, Level.ERROR, info
     if stripped.startswith(_DATAPIPE_NOTE):
-        # torch.utils.data's note under an exception raised inside a DataPipe: an exception of the
-        # data pipeline, at whatever level the program logged its message above it and went on
+        # an exception of the data pipeline, at whatever level the program logged its message above
+        # it and went on
         return K.EXCEPTION, Level.ERROR, info
     if stripped.startswith(IGNORED_HEAD):  # Python's note over an exception it ignored (a destructor's)
         return K.BENIGN, Level.WARNING, info

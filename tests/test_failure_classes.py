@@ -4355,3 +4355,144 @@ def test_a_missing_standard_library_header_is_the_toolchain(tmp_path):
     # look-alike: the project's own header missing is the sources' (or the build's) problem
     ws, d = diagnose(tmp_path / "b", {"build.log": build.replace("'filesystem'", "'npu_stream_guard.h'")})
     assert d.category != "environment"
+
+
+def test_an_installer_step_that_sends_the_reader_to_its_log_is_the_installation(tmp_path):
+    """The driver's `.run` installer prints bare `[ERROR]` lines for its own checks of the host
+    (the owner of its directory, the tools it needs, a kernel module it could not build), each
+    naming its installation log: the machine's set-up, not a job."""
+    for name, line in (("owner", "[ERROR]The given directory, including its parents, should belong to root, details in "
+                                 ": var/log/ascend_seclog/ascend_install.log. "),
+                       ("dkms", "[ERROR]Dkms install failed, details in : var/log/ascend_seclog/ascend_install.log. "),
+                       ("tools", "[ERROR]The list of missing tools: pciutils,net-tools")):
+        ws, d = diagnose(tmp_path / name, {"install.log": line + "\n"})
+        assert d.category == "environment", name
+    # look-alike: an application's own failed step with a log of its own names no installation
+    ws, d = diagnose(tmp_path / "b", {"app.log": "[ERROR]Checkpoint merge failed, details in : /w/run/merge.log.\n"})
+    assert d.category != "environment"
+
+
+def test_mindspore_finding_no_kernel_for_the_inputs_is_the_operator(tmp_path):
+    """MindSpore's kernel selection names the AI Core and AI CPU kernel lists it searched: no kernel
+    of the operator takes these dtypes, which is the operator's support, not a fault of a core."""
+    exc = ("TypeError: Can not select a valid kernel info for [LogicalXor] in AI CORE or AI CPU kernel info "
+           "candidates list.")
+    ws, d = diagnose(tmp_path, {"train.log": _traceback(["/w/train.py"], ["/w/mindspore/ops/primitive.py"], exc)})
+    assert "Can not select a valid kernel info" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # look-alike: a kernel that did run on an AI Core and failed there is the device's
+    ws, d = diagnose(tmp_path / "b", {"train.log": _traceback(["/w/train.py"], [],
+        "RuntimeError: The AI CORE kernel of [LogicalXor] failed to execute, core id is 3")})
+    assert d.category == "device"
+
+
+def test_an_operator_without_a_meta_kernel_for_dynamic_output_shapes_is_the_compile(tmp_path):
+    """Tracing for torch.compile or a captured graph runs each operator on fake tensors: one whose
+    output shape depends on its data and has no meta kernel for that cannot be traced."""
+    logged = "(EngineCore_DP0 pid=31) ERROR 03-11 10:00:00 [core.py:710] "
+    text = logged + ("RuntimeError: Worker failed with error 'dynamic shape operator: aten.nonzero.default; Operator "
+                     "does not have a meta kernel that supports dynamic output shapes, please report an issue to "
+                     "PyTorch', please check the stack trace above for the root cause\n")
+    ws, d = diagnose(tmp_path, {"serve.log": text})
+    assert "meta kernel" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: an operator refusing its inputs when it runs is the operator's
+    ws, d = diagnose(tmp_path / "b", {"serve.log": logged + "RuntimeError: Worker failed with error 'operator "
+                                      "aten.nonzero.default: input of 9 dims is not supported'\n"})
+    assert d.category == "operator"
+
+
+def test_frames_another_process_printed_do_not_route_the_workers_error(tmp_path):
+    """vLLM's engine re-raises a worker's failure from its own traceback (`collective_rpc`,
+    `get_response`): those frames show where the failure was relayed, so a bare assertion in the
+    worker's model code stays the worker's own, not a collective's."""
+    worker = "(Worker_TP0 pid=40) ERROR 03-11 10:00:00 [multiproc_executor.py:671] "
+    engine = "(EngineCore_DP0 pid=30) ERROR 03-11 10:00:00 [core.py:708] "
+    text = (_traceback(["/w/vllm/v1/executor/multiproc_executor.py", "/w/vllm_ascend/worker/model_runner.py"],
+                       ["/w/vllm_ascend/models/linear_attn.py"], "AssertionError", worker)
+            + engine + "EngineCore failed to start.\n"
+            + _traceback(["/w/vllm/v1/engine/core.py", "/w/vllm/v1/executor/abstract.py"],
+                         ["/w/vllm/v1/executor/multiproc_executor.py"],
+                         "RuntimeError: Worker failed with error '', please check the stack trace above for the root "
+                         "cause", engine).replace("return g(x)", "return self.collective_rpc(method)"))
+    ws, d = diagnose(tmp_path, {"serve.log": text})
+    assert anchor_text(ws, d).endswith("AssertionError")
+    assert d.category == "unknown"
+    # look-alike: a worker's own traceback raised inside the collective it called is communication
+    text = _traceback(["/w/vllm_ascend/worker/model_runner.py"], ["/w/torch/distributed/distributed_c10d.py"],
+                      "RuntimeError: HCCL collective all_reduce failed on rank 1", worker)
+    ws, d = diagnose(tmp_path / "b", {"serve.log": text})
+    assert d.category == "communication"
+
+
+def test_a_bare_failure_raised_in_torch_npus_operator_plugin_is_the_operator(tmp_path):
+    """An ATB operation that refuses its set-up raises a bare `setup failed!` through torch_npu's
+    operator plug-in: the frames it was raised in say an operator refused the call."""
+    inner = ["/w/vllm_ascend/ops/rotary_embedding.py", "/w/torch_npu/op_plugin/atb/_atb_ops.py", "/w/torch/_ops.py"]
+    ws, d = diagnose(tmp_path, {"serve.log": _traceback(["/w/vllm/worker/model_runner.py"], inner,
+                                                        "RuntimeError: setup failed!", "[rank0]: ")})
+    assert anchor_text(ws, d).endswith("RuntimeError: setup failed!")
+    assert d.category == "operator"
+    # look-alike: the same words raised by the application's own set-up name no operator
+    inner = ["/w/app/services/loader.py", "/w/app/services/setup.py", "/w/torch/_ops.py"]
+    ws, d = diagnose(tmp_path / "b", {"serve.log": _traceback(["/w/app/main.py"], inner,
+                                                              "RuntimeError: setup failed!", "[rank0]: ")})
+    assert d.category != "operator"
+
+
+def ms_log(level: str, module: str, pid: int, ts: str, rest: str) -> str:
+    """A MindSpore log line: its thread id and process name after the pid."""
+    return f"[{level}] {module}({pid},ffffb4d8e480,python):2026-03-11-{ts} {rest}\n"
+
+
+def test_a_codeless_step_failure_gives_way_to_the_error_message_passed_on_after_it(tmp_path):
+    """Older MindSpore prints the error manager's message on the line that announces it
+    (`Ascend error occurred, error message: EI0004: …`) right after the step that failed without a
+    reason: the message explains the step."""
+    text = (ms_log("CRITICAL", "HCCL_ADPT", 71, "10:00:00.314.843",
+                   "[mindspore/ccsrc/runtime/hccl_adapter/hccl_adapter.cc:391] InitKernelInfoStore] Init hccl graph "
+                   "adapter failed.")
+            + ms_log("CRITICAL", "DEVICE", 71, "10:00:00.315.092",
+                     "[mindspore/ccsrc/runtime/device/ascend/ascend_kernel_runtime.cc:357] Init] Ascend error occurred, "
+                     "error message: EI0004: Invalid ranktable, with rank_id [0] and local device_id [0]."))
+    ws, d = diagnose(tmp_path, {"train.log": text})
+    assert "EI0004: Invalid ranktable" in anchor_text(ws, d)
+    assert d.category == "communication"
+    # look-alike: the announcement alone (its block under it missing) explains nothing
+    text = text.split("error message: ")[0] + "error message:\n"
+    ws, d = diagnose(tmp_path / "b", {"train.log": text})
+    assert "Init hccl graph adapter failed" in anchor_text(ws, d)
+
+
+def test_a_task_failure_report_gives_way_to_the_cann_message_of_its_exception(tmp_path):
+    """MindSpore's dump of a failed task gives only the generic `model execute failed`; the
+    `Ascend Error Message` of the exception it raises names the task (a notify wait on a peer that
+    never recorded), even though those lines name no process of their own."""
+    head = ms_log("ERROR", "DEVICE", 71, "10:00:00.200.963",
+                  "[mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_kernel_runtime.cc:744] DumpTaskExceptionInfo] "
+                  "Task fail infos task_id: 10, stream_id: 27, tid: 71, device_id: 1, retcode: 507011 ( model "
+                  "execute failed)")
+    section = ("RuntimeError: Run task for graph:kernel_graph_1 error! The details refer to 'Ascend Error Message'.\n\n"
+               "----------------------------------------------------\n- Ascend Error Message:\n"
+               "----------------------------------------------------\n"
+               "EI0002: The wait execution of the Notify register times out. Reason: The Notify register has not "
+               "received the Notify record from remote rank [0].\n")
+    ws, d = diagnose(tmp_path, {"train.log": head + section})
+    assert anchor_text(ws, d).startswith("EI0002: The wait execution")
+    assert d.category == "communication"
+    # look-alike: a message in another log names another process's failure, not this task's
+    ws, d = diagnose(tmp_path / "b", {"train.log": head, "other/train.log": section})
+    assert "Task fail infos" in anchor_text(ws, d)
+
+
+def test_torch_npus_status_description_stays_with_the_escaped_fragment(tmp_path):
+    """In an escaped console block, torch_npu's `[Error]:` line describes the status printed just
+    before it: the anchored fragment shows both."""
+    line = ('{"detail":"[address=10.0.0.1:4000, pid=9] getDevice:torch_npu/csrc/aten/common/CopyKernel.cpp:41 NPU error, '
+            'error code is 107002\\n[Error]: The context is empty.\\n Check whether acl.rt.set_context or '
+            'acl.rt.set_device is called.\\n"}\n')
+    ws, d = diagnose(tmp_path, {"serve.log": line})
+    assert d.anchor.fragment.endswith("error code is 107002\\n[Error]: The context is empty.")
+    # look-alike: a plain sub-line after the status is not its description
+    ws, d = diagnose(tmp_path / "b", {"serve.log": line.replace("[Error]: The context", "Retrying: the context")})
+    assert d.anchor.fragment.endswith("error code is 107002")

@@ -127,6 +127,11 @@ _ENV_TEXT = re.compile(
     r"\bCompatibility with CMake < [\d.]+ has been removed\b|"
     # the files or folders the job needs are not the user's to use (a toolkit installed by root)
     r"\bPermission denied\b|\bdoes not belong to (?:you|the current user)\b|\b[Pp]ath\b.{0,40}\binsecure\b|"
+    # an installer's own checks of the host: the owner of its target directory (`should belong to
+    # root`), the system tools it needs (`The list of missing tools: lspci,ifconfig`), and any step
+    # that sends the reader to the installation log (`Dkms install failed, details in :
+    # var/log/ascend_seclog/ascend_install.log`): the machine's installation, not a job
+    r"\bshould belong to root\b|\b[Ll]ist of missing tools\b|\bascend_install\.log\b|"
     # Ascend's installers and tools refuse a file that is a link (a security check of the path)
     r"\bis (?:a )?(?:soft|symbolic) link\b|\bis a symlink\b|"
     # a device function already held by another process (the media drivers: `VO functions must
@@ -189,13 +194,20 @@ _COMPILE_TEXT = re.compile(
     r"\bTVMError\b|\btvm\.error\b|\bInternalError: Check failed\b|\bconverter is not implemented\b|"
     # MLIR's dialect conversion (`failed to legalize operation 'func.func' that was explicitly marked illegal`)
     r"\bfailed to legalize operation\b|"
-    r"(?i:\bgraph check failed\b)"  # a graph refused by the graph engine's checks while it is built
+    r"(?i:\bgraph check failed\b)|"  # a graph refused by the graph engine's checks while it is built
+    # FakeTensor tracing an operator whose output shape depends on its data (`dynamic shape operator:
+    # aten.bincount.default; Operator does not have a meta kernel that supports dynamic output
+    # shapes`): torch.compile or graph capture cannot trace it, whatever the operator computes
+    r"\bmeta kernel\b|\bDynamicOutputShapeException\b|\bDataDependentOutputException\b|\bGuardOnDataDependentSymNode\b"
 )
 # the error manager's step report that an environment failed to initialise (`[Init][Env]init env failed!`)
 _ENV_INIT = re.compile(r"[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
                       r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation (?:setup|CreateOperation) failed|\batb::|"  # ATB operations
+                      # a traceback frame in torch_npu's operator plug-in (its ATB and aclnn bindings):
+                      # the call an operator refused, whatever its bare message (`setup failed!`)
+                      r"\btorch_npu/op_plugin/|"
                       # an AI CPU kernel checking its inputs (`[GetInputAndCheck]Shape must be at least rank`)
                       r"\[GetInputAndCheck\]|\bGetInputAndCheck failed\b|"
                       # the graph engine's operator support check and its single-op execution
@@ -227,7 +239,8 @@ _SETTINGS_CHECK_SITE = re.compile(r"^(?:__post_init__|_?(?:validate|verify|check
 _COMM_TEXT = re.compile(
     r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|ProcessGroupHCCL\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
-    r"CommInit\w*|[Cc]ollective|\brank ?[Ss]ize\b|"
+    # (vLLM's `collective_rpc` is its call to every worker over a message queue, not a collective)
+    r"CommInit\w*|[Cc]ollective(?!_rpc)|\brank ?[Ss]ize\b|"
     r"[Ff]ailed to connect to (?:the )?(?:target|peer|remote|segment)\b|"  # a device-to-device link (KV transfer)
     r"[Cc]onnect(?:ion)? (?:timeout|timed out) to\b|"  # a peer that never answered the link's set-up
     # the KV-cache transfer between prefill and decode instances (LLMDataDist, Mooncake's transfer
@@ -509,6 +522,12 @@ _INSTALLER_LINE = re.compile(r"\[(?:Driver|Firmware|Toolkit|Kernels|NNAE|NNAL|NN
                              r"(?:\[[\d :.-]+\] )?\[(?:ERROR|WARNING)\]")
 
 
+# MindSpore's kernel selection found no AI Core or AI CPU kernel of an operator for these inputs
+# (`Can not select a valid kernel info for [BitwiseAnd] in AI CORE or AI CPU kernel info candidates
+# list`): the operator's support of the dtypes, not a fault of the cores it names
+_NO_KERNEL_SELECTED = re.compile(r"\b[Cc]an ?not select a valid kernel info\b")
+
+
 def _is_frame(ev: ErrorEvent) -> bool:
     """A traceback's frame line behind any logger prefix (FRAME_RE reads a bare, indented line)."""
     return message_body(ev.detail or ev.text).lstrip().startswith('File "')
@@ -518,8 +537,11 @@ def _near_the_raise(anchor: ErrorEvent, group: list[ErrorEvent]) -> list[ErrorEv
     """The event's other lines, less the traceback lines that lie more than RAISE_FRAMES frames
     out from where their exception was raised (the traceback above the anchor, or below a logged
     message that it explains)."""
-    context = sorted((e for e in group if e.kind == K.CONTEXT and e.ref.file_id == anchor.ref.file_id),
-                     key=lambda e: e.ref.line)
+    # a traceback another process printed (the engine re-raising a worker's failure) shows where it
+    # relayed the failure, not where it happened: its frames are the call path too
+    other = {id(e) for e in group if e.kind == K.CONTEXT and None not in (e.pid, anchor.pid) and e.pid != anchor.pid}
+    context = sorted((e for e in group if e.kind == K.CONTEXT and e.ref.file_id == anchor.ref.file_id
+                      and id(e) not in other), key=lambda e: e.ref.line)
     runs: list[list[ErrorEvent]] = []  # one traceback's lines each, in order
     for ev in context:
         if runs and ev.ref.line - runs[-1][-1].ref.line <= 2:
@@ -532,7 +554,7 @@ def _near_the_raise(anchor: ErrorEvent, group: list[ErrorEvent]) -> list[ErrorEv
         if len(frames) > RAISE_FRAMES:
             kept = frames[-RAISE_FRAMES]  # the lines above this frame are the call path
             dropped.update(id(e) for e in run if e.ref.line < kept)
-    return [e for e in group if id(e) not in dropped]
+    return [e for e in group if id(e) not in dropped and id(e) not in other]
 
 
 def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
@@ -551,7 +573,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return shaped
     if _INSTALLER_LINE.match((anchor.detail or anchor.text).lstrip()):  # an Ascend package's installer refused to install
         return "environment"
-    if _MEDIA_PARAM_CHECK.search(body) or _COPY_KIND_REFUSED.search(anchor.detail or anchor.text):
+    if _MEDIA_PARAM_CHECK.search(body) or _COPY_KIND_REFUSED.search(anchor.detail or anchor.text) \
+            or _NO_KERNEL_SELECTED.search(body):
         return "operator"
     # an anchor that is the device set-up failing: the statuses of later calls (a reset, a
     # stream) are its consequences, and say nothing of it

@@ -259,7 +259,9 @@ def _console_process_first(first: ErrorEvent, events: list[ErrorEvent]) -> Error
     return own[0] if own else first
 
 
-_REASONED = re.compile(rf"\b(?=E)({CODE_PATTERN}):[^\n]{{0,300}}?\bReason:")  # an error code's message with its reason
+# an error code's message with its reason, or the error manager's message as MindSpore passes it on
+# (`Ascend error occurred, error message: EI0004: Invalid ranktable, …`)
+_REASONED = re.compile(rf"\b(?=E)({CODE_PATTERN}):[^\n]{{0,300}}?\bReason:|\berror message: ?(?=E)({CODE_PATTERN}): ")
 EXPLAIN_WINDOW_US = US
 
 
@@ -273,10 +275,14 @@ def _explained_by_its_message(first: ErrorEvent, events: list[ErrorEvent]) -> Er
     for ev in events:
         if ev is first or ev.time is None or not 0 <= ev.time - first.time <= EXPLAIN_WINDOW_US:
             continue
-        if pid is not None and pid not in (ev.pid, ev.cann_pid):
+        if pid is not None and pid not in (ev.pid, ev.cann_pid) and (
+                # a line that names no process is the same one's when it follows in the same log
+                # (the CANN section of the exception that reports the failure)
+                ev.pid is not None or ev.cann_pid is not None or ev.ref.file_id != first.ref.file_id
+                or ev.ref.line < first.ref.line):
             continue
         reasoned = _REASONED.search(ev.text)
-        if reasoned and not is_inner_code(reasoned.group(1)):
+        if reasoned and not is_inner_code(reasoned.group(1) or reasoned.group(2)):
             return ev
     return first
 

@@ -292,6 +292,11 @@ def _states_no_problem(msg: str) -> bool:
 _STAGE_TAGS = re.compile(r"^(?:\[[A-Z]+\])+\s*")
 
 
+# the error manager's message on the announcing line itself (older MindSpore: `Ascend error
+# occurred, error message: EI0004: Invalid ranktable, …`), not in the block under it
+_MESSAGE_ON_LINE = re.compile(rf"\berror message: ?(?=E)(?:{CODE_PATTERN}): ")
+
+
 def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     msg = _STAGE_TAGS.sub("", p.message)
     if _WORKER_DEATH.search(msg):  # a server's report that a worker died elsewhere
@@ -302,7 +307,7 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         if _SYNC.search((p.func or "") + " " + msg) or re.search(
                 r"TaskFailCallback|SyncStream|RunTask|RunGraph|Sync", p.func or "") or "run task error" in msg:
             return K.SYNC
-        if p.func == "ReportErrorMessage" or "error occurred, error message:" in msg:
+        if (p.func == "ReportErrorMessage" or "error occurred, error message:" in msg) and not _MESSAGE_ON_LINE.search(msg):
             return K.WRAPPER
         if p.func == "PrintQueryAclTypeErr":
             # its kernel selection asking ACL for an op's kernel: on a miss it goes on to its other
@@ -689,6 +694,7 @@ class EventBuilder:
         source, events, channels = self.source, self.raw, self.channels
         for hit in hits:
             segments = C.expand_escaped(hit.text)
+            last_of_line: ErrorEvent | None = None  # the event the previous sub-line started
             for seg_no, raw in enumerate(segments):
                 cleaned = C.clean(raw)
                 text, pre = C.strip_prefixes(cleaned)
@@ -731,6 +737,12 @@ class EventBuilder:
                     state.quiet = args
                 if _IGNORE_ABOVE.search(text):
                     _dismiss_above(events, LineRef(hit.file_id, hit.line), text)
+                if last_of_line is not None and last_of_line.fragment is not None and "acl" in last_of_line.numeric \
+                        and C.ERROR_TEXT_RE.match(text.strip()):
+                    # torch_npu's description of the status just printed (`error code is 107002` then
+                    # `[Error]: The context is empty.`) is part of the anchored fragment's message
+                    last_of_line.fragment += "\\n" + raw
+                last_of_line = ev
                 if ev is not None:
                     events.append(ev)
                     if _introduces_its_message(ev, text):

@@ -233,3 +233,55 @@ def test_the_mark_books_refs_follow_its_marks(generated):
     assert list(book.refs(ws, True, "warnings")) == [(f, ln) for f, ln, lvl in full if lvl == Level.WARNING]
     refs = book.refs(ws, True, "errors")
     assert refs[0] == errors[0] and refs[-1] == next(reversed(list(refs))) and len(refs) == len(list(refs))
+
+
+def _walk_fixture(tmp_path):
+    """Two plog files with a line each at one moment, and a console traceback whose lines have no
+    stamp of their own before the stamped line that closes it."""
+    plog = tmp_path / "log" / "debug" / "plog"
+    plog.mkdir(parents=True)
+    (plog / "plog-1_20260101100000000.log").write_text(
+        "[INFO] GE(1,python):2026-01-01-10:00:01.000.000 [a.cc:1]1 F:a1\n"
+        "[ERROR] GE(1,python):2026-01-01-10:00:05.000.000 [a.cc:1]1 F:a5\n"
+        "[INFO] GE(1,python):2026-01-01-10:00:09.000.000 [a.cc:1]1 F:a9\n")
+    console = tmp_path / "train.log"
+    console.write_text("2026-01-01 10:00:01,000 INFO step 1\n"
+                       "Traceback (most recent call last):\n"
+                       "RuntimeError: failed\n"
+                       "2026-01-01 10:00:05,000 ERROR step 5\n"
+                       "2026-01-01 10:00:09,000 INFO step 9\n")
+    ws = Workspace.open([str(tmp_path / "log")], [str(console)], [])
+    ws.index()
+    return ws
+
+
+def test_a_walk_starts_at_the_moment_another_pane_is_on(tmp_path):
+    ws = _walk_fixture(tmp_path)
+    plog = next(f.file_id for f in ws.files if f.path.endswith(".log") and "plog" in f.path)
+    console = next(f.file_id for f in ws.files if f.path.endswith("train.log"))
+    tl = Timeline(ws, [console], mode="concat")
+    five = ws.times.line_time(plog, 1).us  # the plog's error, 10:00:05
+    # forward: with ties ahead the lines at 10:00:05 count (the traceback's estimated times too),
+    # without them only later lines do
+    ahead = views.mark_walk_start(tl, (plog, 1), five, True, ties_ahead=True)
+    assert all((tl.time_at(p) or 0) >= five for p in range(ahead + 1, len(tl)))
+    assert tl.time_at(ahead) < five
+    later = views.mark_walk_start(tl, (plog, 1), five, True, ties_ahead=False)
+    assert tl.time_at(later) == five and tl.time_at(later + 1) > five
+    # backward mirrors it: the start stands after the lines before the moment
+    back = views.mark_walk_start(tl, (plog, 1), five, False, ties_ahead=False)
+    assert tl.time_at(back) >= five and tl.time_at(back - 1) < five
+    # a pane that holds the line itself starts on it; nothing known, no start
+    assert views.mark_walk_start(tl, (console, 3), five, True, ties_ahead=True) == tl.position_of(console, 3)
+    assert views.mark_walk_start(tl, (plog, 1), None, True, ties_ahead=True) is None
+    # past the last line and before the first
+    end = ws.times.line_time(plog, 2).us + 1
+    assert views.mark_walk_start(tl, (plog, 2), end, False, ties_ahead=False) == len(tl)
+    assert views.mark_walk_start(tl, (plog, 0), 0, True, ties_ahead=True) == -1
+
+
+def test_next_mark_from_a_position_outside_the_marks():
+    marks = [3, 7, 9]
+    assert views.next_mark(marks, -1, True) == 3 and views.next_mark(marks, 7, True) == 9
+    assert views.next_mark(marks, 9, True) is None and views.next_mark(marks, 10, False) == 9
+    assert views.next_mark(marks, 3, False) is None and views.next_mark([], 0, True) is None

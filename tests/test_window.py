@@ -155,3 +155,16 @@ def test_next_position_follows_a_new_marks_list(generated):
     later = [win.at(i) for i in picks[5:]]  # another list of marks: its own answer, not the first's
     assert win.next_position(later, 0, True) == picks[5]
     assert win.next_position(marks, picks[0], True) == picks[1]
+
+
+def test_next_position_from_before_the_first_row_and_after_the_last(generated):
+    """-1 and len() stand outside the rows: from there the first (last) mark is next."""
+    ws = generated
+    win = WindowTimeline(ws, [f.file_id for f in ws.files])
+    rng = random.Random(3)
+    marks = [win.at(i) for i in sorted(rng.sample(range(len(win)), 30))]
+    positions = sorted(win.position_of(*m) for m in marks)
+    assert win.next_position(marks, -1, True) == positions[0]
+    assert win.next_position(marks, len(win), False) == positions[-1]
+    assert win.next_position(marks, -1, False) is None and win.next_position(marks, len(win), True) is None
+    assert win.next_position(marks, len(win) + 1, True) is None

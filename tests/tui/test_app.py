@@ -47,28 +47,36 @@ async def test_opens_on_anchor(tree):
 
 
 async def test_error_and_warning_navigation(tree):
+    """e/E and w/W walk the marks of every pane in time order: each press lands on a line of its
+    level in whichever pane holds the next one, and the reverse key comes back."""
     app = new_app(tree)
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(pilot)
+
+        async def walk(key: str, level: Level, times: int) -> list[tuple[int, str, int]]:
+            seen = []
+            for _ in range(times):
+                await pilot.press(key)
+                view = app.focused
+                assert line_level(cursor_text(app, view)) == level if level is Level.WARNING else \
+                    line_level(cursor_text(app, view)) >= level
+                seen.append((view.time_at(view.cursor), view.pane, view.cursor))
+            assert [s[0] for s in seen] == sorted(s[0] for s in seen) and len(set(seen)) == times
+            return seen
+
         view = await focus_pane(pilot, "plog")
         await pilot.press("g")
         assert view.cursor == 0
-        seen = []
-        for _ in range(3):
-            await pilot.press("e")
-            seen.append(view.cursor)
-            assert line_level(cursor_text(app, view)) >= Level.ERROR
-        assert seen == sorted(seen) and len(set(seen)) == 3
+        errors = await walk("e", Level.ERROR, 3)
         await pilot.press("E")
-        assert view.cursor == seen[1]
-        await pilot.press("g", "w")
-        assert line_level(cursor_text(app, view)) == Level.WARNING
-        first_warning = view.cursor
-        await pilot.press("w")
-        assert view.cursor > first_warning
-        assert line_level(cursor_text(app, view)) == Level.WARNING
+        assert (app.focused.pane, app.focused.cursor) == errors[1][1:]
+        await aligned(pilot)  # the other panes follow the moment e/E moved to
+        assert app.view("plog").time_at(app.view("plog").cursor) <= errors[1][0]
+        await focus_pane(pilot, "plog")
+        await pilot.press("g")
+        warnings = await walk("w", Level.WARNING, 2)
         await pilot.press("W")
-        assert view.cursor == first_warning
+        assert (app.focused.pane, app.focused.cursor) == warnings[0][1:]
 
 
 async def test_anchor_key_and_cascade(tree):

@@ -9,6 +9,7 @@ lines by a scan that goes forward in time (`ScanningSelection`). Pure Python: no
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -482,3 +483,41 @@ def warm_rows_around(timeline: "Timeline | WindowTimeline", pos: int, rows: int 
             timeline.at(at)
         except IndexError:
             pass
+
+
+def next_mark(marks: Sequence[int], cursor: int, forward: bool) -> int | None:
+    """The first of the sorted positions `marks` after (before) `cursor`."""
+    if forward:
+        k = bisect_right(marks, cursor)
+        return marks[k] if k < len(marks) else None
+    k = bisect_left(marks, cursor) - 1
+    return marks[k] if k >= 0 else None
+
+
+def mark_walk_start(timeline: "Timeline | WindowTimeline", ref: tuple[int, int] | None, when: int | None,
+                    forward: bool, ties_ahead: bool) -> int | None:
+    """Where a pane's walk to its next (previous) mark starts when another pane's cursor is on
+    `ref` at `when`: that very line when the pane holds it; else just before (after) the lines
+    ahead of that moment, those at the same moment among them when `ties_ahead` (the panes'
+    order breaks ties of time). None: neither is known, the pane's own cursor is the start."""
+    pos = timeline.position_of(*ref) if ref is not None else None
+    if pos is not None or when is None:
+        return pos
+    n = len(timeline)
+    t = when if forward == ties_ahead else when + 1
+    first = timeline.position_at_time(t) if n else 0  # the first line at t or later (n - 1 at most)
+    if n and first == n - 1:
+        last = timeline.time_at(n - 1)
+        if last is not None and last < t:
+            first = n
+    # that count reads own stamps; a line without one shows the time model's estimate, which
+    # can reach t already (a traceback printed just before its stamped line): those count too
+    for _ in range(WALK_BACK_LINES):
+        prev = timeline.time_at(first - 1) if first > 0 else None
+        if prev is None or prev < t:
+            break
+        first -= 1
+    return first - 1 if forward else first
+
+
+WALK_BACK_LINES = 256  # at most this many unstamped lines before a moment are checked against it

@@ -332,28 +332,33 @@ class WindowTimeline:
                 pos += self._feed(f).before(key if seen else key + 1)
         return pos
 
-    def position_of(self, file_id: int, line: int) -> int | None:
+    def _sync(self) -> int:
+        """Catch up with growth and give the line total. Only this takes the lock: what a
+        position or a page is worked out from (block stamps, counts, console orders) is read,
+        never changed, so a worker's page never keeps the interface thread waiting for it."""
         with self._lock:
             self._check_growth()
-            if file_id not in self.file_ids:
-                return None
-            feed = self._feed(file_id)
-            c = feed.count_of(line)
-            if c is None:
-                return None
-            key = next(iter(feed.keys_from(c)), None)
-            if key is None:
-                return None
-            return self._position(file_id, c, key)
+            return self._total
+
+    def position_of(self, file_id: int, line: int) -> int | None:
+        self._sync()
+        if file_id not in self._file_set:
+            return None
+        feed = self._feed(file_id)
+        c = feed.count_of(line)
+        if c is None:
+            return None
+        key = next(iter(feed.keys_from(c)), None)
+        if key is None:
+            return None
+        return self._position(file_id, c, key)
 
     def nearest_position(self, file_id: int, line: int) -> int | None:
         return self.position_of(file_id, line)
 
     def position_at_time(self, t: int) -> int:
-        with self._lock:
-            self._check_growth()
-            n = self._total
-            return min(self._count_before(t), max(n - 1, 0))
+        n = self._sync()
+        return min(self._count_before(t), max(n - 1, 0))
 
     def time_at(self, i: int) -> int | None:
         f, line = self.at(i)
@@ -453,19 +458,23 @@ class WindowTimeline:
     def at(self, i: int) -> tuple[int, int]:
         with self._lock:
             self._check_growth()
-            n = self._total
+            n, grown = self._total, self._grown_at
             if not 0 <= i < n:
                 raise IndexError(i)
             start = i - i % _PAGE
             page = self._pages.get(start)
-            if page is None:
-                page = self._page(start, min(_PAGE, n - start))
+            if page is not None:
+                self._pages.move_to_end(start)
+                return page[i - start]
+        # worked out unlocked (see _sync): two threads on one cold page both work it out, and
+        # neither waits for the other; a page of lines that grew meanwhile is not kept
+        page = self._page(start, min(_PAGE, n - start))
+        with self._lock:
+            if self._grown_at == grown:
                 self._pages[start] = page
                 if len(self._pages) > _PAGES:
                     self._pages.popitem(last=False)
-            else:
-                self._pages.move_to_end(start)
-            return page[i - start]
+        return page[i - start]
 
     def _page(self, start: int, count: int) -> list[tuple[int, int]]:
         """Rows [start, start+count): the first by bisecting its key, the rest by a forward merge."""
@@ -512,39 +521,47 @@ class WindowTimeline:
         return counts_of
 
     def next_position(self, refs: Iterable[tuple[int, int]], position: int, forward: bool) -> int | None:
-        """Position of the first of `refs` after (before) `position`, without positioning all
-        of them: per file, only the mark next to the cursor's place in that file competes."""
-        with self._lock:
-            if not 0 <= position < len(self):
-                return None
+        """Position of the first of `refs` after (before) `position` (-1 and len(self) stand
+        before the first row and after the last), without positioning all of them: per file,
+        only the mark next to the cursor's place in that file competes."""
+        n = self._sync()
+        if not -1 <= position <= n:
+            return None
+        counts_of = self._mark_counts(refs)
+        best: tuple[int, int, int] | None = None
+        best_ref: tuple[int, int] | None = None
+        orders = {f: k for k, f in enumerate(self.file_ids)}
+        cur_f = -1
+        if 0 <= position < n:
             cur_f, cur_line = self.at(position)
-            counts_of = self._mark_counts(refs)
-            best: tuple[int, int, int] | None = None
-            best_ref: tuple[int, int] | None = None
             cur_key = next(iter(self._feed(cur_f).keys_from(self._feed(cur_f).count_of(cur_line) or 0)), _NEG)
-            orders = {f: k for k, f in enumerate(self.file_ids)}
             cur_sort = (cur_key, orders[cur_f], self._feed(cur_f).count_of(cur_line) or 0)
-            for f, counts in counts_of.items():  # files of this view only (_mark_counts)
-                feed = self._feed(f)
-                if not counts:
+        else:  # before the first row (-1) or after the last (n): every mark is ahead
+            cur_sort = (_NEG, -1, -1) if position < 0 else (_BIG, len(orders), _BIG)
+        for f, counts in counts_of.items():  # files of this view only (_mark_counts)
+            feed = self._feed(f)
+            if not counts:
+                continue
+            # the file's count at the cursor's key splits its marks into before / after
+            if cur_f < 0:
+                split = 0 if position < 0 else feed.count()
+            elif f == cur_f:
+                split = cur_sort[2] + 1 if forward else cur_sort[2]
+            else:
+                split = feed.before(cur_sort[0]) if orders[f] > orders[cur_f] else feed.before(cur_sort[0] + 1)
+            k = bisect_left(counts, split)
+            cands = counts[k:k + 2] if forward else counts[max(k - 2, 0):k][::-1]
+            for c in cands:
+                key = next(iter(feed.keys_from(c)), _NEG)
+                sort = (key, orders[f], c)
+                if (sort > cur_sort) != forward or sort == cur_sort:
                     continue
-                # the file's count at the cursor's key splits its marks into before / after
-                split = feed.before(cur_key) if orders[f] > orders[cur_f] else feed.before(cur_key + 1)
-                if f == cur_f:
-                    split = cur_sort[2] + 1 if forward else cur_sort[2]
-                k = bisect_left(counts, split)
-                cands = counts[k:k + 2] if forward else counts[max(k - 2, 0):k][::-1]
-                for c in cands:
-                    key = next(iter(feed.keys_from(c)), _NEG)
-                    sort = (key, orders[f], c)
-                    if (sort > cur_sort) != forward or sort == cur_sort:
-                        continue
-                    if best is None or (sort < best) == forward:
-                        best, best_ref = sort, (f, feed.line(c))
-                    break
-            if best_ref is None:
-                return None
-            return self.position_of(*best_ref)
+                if best is None or (sort < best) == forward:
+                    best, best_ref = sort, (f, feed.line(c))
+                break
+        if best_ref is None:
+            return None
+        return self.position_of(*best_ref)
 
 
 Chooser = Callable[[int], "tuple[re.Pattern[bytes], Callable[[str], bool] | None, bool] | None"]

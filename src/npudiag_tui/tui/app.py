@@ -15,7 +15,6 @@ import importlib
 import re
 from array import array
 import sys
-import threading
 import time
 from typing import Any, Callable, Iterable, Sequence
 
@@ -59,10 +58,6 @@ class Phase(enum.Enum):
     INDEXING = "indexing"  # the scan runs; nothing is diagnosed yet
     COUNTING = "counting lines"  # anchored screen shown; the files without hits are still being counted
     READY = "ready"  # every line counted: the background work (merges, marks, live tail) may run
-
-
-ALIGN_WAIT_S = 2.0
-"""How long e/w/n wait for the worker aligning the panes on the last move before doing it again."""
 
 
 class NpuDiagApp(App[int]):
@@ -475,7 +470,8 @@ class NpuDiagApp(App[int]):
         worker = get_current_worker()
         total = sum(self.ws.pending.values())
         done, batch, last = 0, [], time.monotonic()
-        for fid, state, error in self.ws.count_pending(order, lambda: worker.is_cancelled, moment):
+        # paused while keys arrive (_should_stop): the count is background work like the others
+        for fid, state, error in self.ws.count_pending(order, lambda: self._should_stop(worker), moment):
             batch.append((fid, state, error))
             done += state.size if state is not None else 0
             if time.monotonic() - last > 0.3:
@@ -986,53 +982,29 @@ class NpuDiagApp(App[int]):
         targets = [(v.pane, v.timeline) for v in self.visible_views() if v is not source and v.count]
         self._align_generation += 1
         if targets:
-            self._align_done = (self._align_generation, threading.Event())
             self.align_worker(source.ref_at(source.cursor), source.time_at(source.cursor), targets,
-                              self._align_generation, self._align_done[1])
+                              self._align_generation)
         else:
             self._aligned_generation = self._align_generation
 
-    def _align_now(self, source: LogView) -> None:
-        """Follow `source` here and now. The worker working out this very move is waited for
-        (this thread then leaves it the interpreter: it finishes sooner than the same work
-        started again here); past ALIGN_WAIT_S, or with no such worker, the panes are aligned
-        here."""
-        if self._sync_source is source:  # asked for, not started yet
-            self._sync_later()
-        running = self._align_done
-        if running is not None and running[0] == self._align_generation and running[1].wait(ALIGN_WAIT_S):
-            result = self._align_result
-            if result is not None and result[0] == self._align_generation:
-                self._show_alignment(*result)
-                return
-        self._sync_source = None
-        self._align_generation += 1
-        self._aligned_generation = self._align_generation
-        for v in self.visible_views():
-            if v is not source and v.count:
-                self._align(v, source)
-
-    _align_done: tuple[int, threading.Event] | None = None  # the running worker's generation, set when it ends
-    _align_result: tuple[int, list] | None = None  # the last positions a worker worked out
-
     @work(thread=True, exclusive=True, group="align", exit_on_error=False, name="align")
     def align_worker(self, ref: tuple[int, int] | None, when: int | None, targets: list[tuple[str, object]],
-                     generation: int, done: threading.Event) -> None:
+                     generation: int) -> None:
+        """The other panes' positions for a move, and their rows warmed; it waits while keys
+        arrive (_should_stop): a key's own frame comes first, the panes follow after it."""
         worker = get_current_worker()
         out: list[tuple[str, object, int | None]] = []
         try:
             for pane, timeline in targets:
-                if worker.is_cancelled:
+                if self._should_stop(worker):
                     return
                 pos = views.aligned_position(timeline, ref, when)
-                if pos is not None:  # the pane moving there shows these rows: not on the interface thread
-                    views.warm_rows_around(timeline, pos)
+                if pos is not None and not self._should_stop(worker):
+                    views.warm_rows_around(timeline, pos)  # the rows the pane shows: not on the interface thread
                 out.append((pane, timeline, pos))
-        finally:  # a failure still answers (with the panes worked out): the app never waits on it
+        finally:  # a failure still answers (with the panes worked out)
             if not worker.is_cancelled:
-                self._align_result = (generation, out)
                 self.post_message(PanesAligned(generation, out))
-            done.set()
 
     @while_running
     def on_panes_aligned(self, message: PanesAligned) -> None:
@@ -1112,11 +1084,14 @@ class NpuDiagApp(App[int]):
             return self.search.refs()
         return []
 
-    def _next_mark_in(self, view: LogView, kind: str, forward: bool, wrap: bool) -> int | None:
-        """The position of the next (previous) mark of `kind` after (before) view's cursor."""
+    def _next_mark_in(self, view: LogView, kind: str, forward: bool, wrap: bool,
+                      cursor: int | None = None) -> int | None:
+        """The position of the next (previous) mark of `kind` after (before) `cursor` (the
+        view's own cursor when None)."""
+        cursor = view.cursor if cursor is None else cursor
         if isinstance(view.timeline, WindowTimeline):  # no position per mark (core.window)
             refs = self._mark_refs(kind)
-            pos = view.timeline.next_position(refs, view.cursor, forward)
+            pos = view.timeline.next_position(refs, cursor, forward)
             if pos is None and wrap and refs and view.count:
                 pos = view.timeline.next_position(refs, 0 if forward else view.count - 1, forward)
                 if pos is None:
@@ -1124,43 +1099,53 @@ class NpuDiagApp(App[int]):
             return pos
         marks = view.marks(kind, lambda: self._mark_refs(kind)) if self.indexed else \
             view.positions_of(self._mark_refs(kind))
-        pos = view.next_mark(marks, forward)
+        pos = views.next_mark(marks, cursor, forward)
         if pos is None and wrap and marks:
             pos = marks[0] if forward else marks[-1]
         return pos
 
     def _goto_mark(self, kind: str, forward: bool, wrap: bool = False) -> None:
-        """Move to the next mark in time order over every visible pane (the panes are aligned
-        on one moment, so each pane's next mark after its cursor is a candidate and the
-        earliest wins), or in the focused pane only when `x` says so (#11 item 5)."""
+        """Move to the next mark in time order over every visible pane, or in the focused pane
+        only when `x` says so (#11 item 5). Each other pane's walk starts at the moment the
+        focused pane is on (views.mark_walk_start), whether or not it has followed there yet:
+        worked out here, never waiting for the alignment worker. Marks at one moment are
+        ordered by pane, so e and E walk one order and come back the same way."""
         focused = self.focused_view()
         if focused is None:
             return
         panes = [focused]
         if not self.marks_in_focused_only:
             panes += [v for v in self.visible_views() if v is not focused and v.count]
-            if not self.panes_aligned():  # each pane's next mark is read after its cursor: the
-                self._align_now(focused)  # moment the focused pane is on, not an older one
-        best: tuple[int, int, LogView, int] | None = None
-        for order, view in enumerate(panes):
-            pos = self._next_mark_in(view, kind, forward, wrap and view is focused and len(panes) == 1)
+        order = {id(v): k for k, v in enumerate(self.visible_views())}
+        own = order.get(id(focused), -1)
+        ref, when = focused.ref_at(focused.cursor), focused.time_at(focused.cursor)
+        none = (1 << 62) if forward else -(1 << 62)  # a mark without a time sorts last
+        best: tuple[tuple[int, int], LogView, int] | None = None
+        mine: tuple[tuple[int, int] | None, int] | None = None  # the focused pane's own find: line, position
+        for view in panes:
+            start = None if view is focused else views.mark_walk_start(
+                view.timeline, ref, when, forward, ties_ahead=(order[id(view)] > own) == forward)
+            pos = self._next_mark_in(view, kind, forward, wrap and view is focused and len(panes) == 1, start)
             if pos is None:
                 continue
-            when = view.time_at(pos)
-            key = when if when is not None else ((1 << 62) if forward else -(1 << 62))
-            rank = (key if forward else -key, order)
-            if best is None or rank < best[:2]:
-                best = (rank[0], rank[1], view, pos)
+            if view is focused:
+                mine = (view.ref_at(pos), pos)
+            t = view.time_at(pos)
+            sort = (none if t is None else t, order.get(id(view), -1))
+            if best is None or (sort < best[0]) == forward:
+                best = (sort, view, pos)
+        if best is not None and best[1] is not focused and mine is not None and best[1].ref_at(best[2]) == mine[0]:
+            best = (best[0], focused, mine[1])  # the same line in two panes: stay in this one
         if best is None and wrap and len(panes) > 1:
             pos = self._next_mark_in(focused, kind, forward, True)
-            best = None if pos is None else (0, 0, focused, pos)
+            best = None if pos is None else ((0, 0), focused, pos)
         if best is None:
             names = {"errors": "error", "warnings": "warning", "search": "search hit"}
             where = "after" if forward else "before"
             scope = f"in {focused.title}" if len(panes) == 1 else "in any pane"
             self.notify(f"no {names[kind]} {where} the cursor {scope}", markup=False)
             return
-        view, pos = best[2], best[3]
+        view, pos = best[1], best[2]
         if view is not focused:
             view.focus()
             self._last_view = view

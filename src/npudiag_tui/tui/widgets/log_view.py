@@ -8,7 +8,6 @@ Log text goes through `sanitize` and `rich.text.Text` only, never through markup
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
@@ -365,15 +364,6 @@ class LogView(ScrollView, can_focus=True):
         if got is None:
             got = self._marks[kind] = self.positions_of(refs_fn())
         return got
-
-    def next_mark(self, marks: list[int], forward: bool) -> int | None:
-        if not marks:
-            return None
-        if forward:
-            k = bisect_right(marks, self.cursor)
-            return marks[k] if k < len(marks) else None
-        k = bisect_left(marks, self.cursor) - 1
-        return marks[k] if k >= 0 else None
 
     # ------------------------------------------------------------------ cursor
     def set_cursor(self, position: int, *, user: bool = False, center: bool = False) -> None:

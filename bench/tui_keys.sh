@@ -26,12 +26,13 @@ for _ in $(seq 1 600); do
   read -r -t 0.05 <> <(:) || true
 done
 sleep 0.5
-for key in j j Down G a g e E w; do
-  before=$(tmux capture-pane -p -t "$session" | md5sum)
+# up first: the anchor is often a file's last lines, where j and Down change nothing to time
+for key in k k Up G a g e E w; do
+  before=$(tmux capture-pane -p -e -t "$session" | md5sum)
   s=$(date +%s.%N)
   tmux send-keys -t "$session" "$key"
   for _ in $(seq 1 300); do
-    [ "$(tmux capture-pane -p -t "$session" | md5sum)" != "$before" ] && break
+    [ "$(tmux capture-pane -p -e -t "$session" | md5sum)" != "$before" ] && break
     sleep 0.01
   done
   e=$(date +%s.%N)

@@ -3,16 +3,17 @@
     python bench/tui_keys_inside.py TREE [--rounds 3] [--size 160x45]
 
 Runs `npudiag-tui TREE` (no follow) in tmux at 160x45 and, as soon as the anchored screen shows,
-presses the `tui_keys.sh` set (j j Down G a g e E w) `--rounds` times, each key once the screen
+presses the `tui_keys.sh` set (k k Up G a g e E w) `--rounds` times, each key once the screen
 changed after the previous one (`--pace MS` waits that long more, as a person reading the screen
 would): the background work (the line count, the console channels, the level marks and the merges)
 runs meanwhile.
 
 Two figures per key:
 - inside: from the moment the app's input thread made the key event to the end of writing the
-  first frame after its action ran (the app's own part of the latency; the process is patched to
-  time it);
-- outside: from `tmux send-keys` until `capture-pane` shows a changed screen (what `tui_keys.sh`
+  first frame after its bound action ran (the app's own part of the latency; the process is
+  patched to time it);
+- outside: from `tmux send-keys` until `capture-pane -e` shows a changed screen, styles included
+  (a cursor move inside the page only recolours two rows; what `tui_keys.sh`
   reports; it adds tmux's own work and the poller, which share the two cores with the app).
 
 Figures only: nothing here is asserted.
@@ -44,15 +45,25 @@ CHILD = textwrap.dedent('''
 
     out = []
     pending = {}
+    keys = []
 
     class TimedApp(NpuDiagApp):
         # a class made in `python -c` has no source file to find its CSS next to
         CSS_PATH = os.path.join(os.path.dirname(sys.modules[NpuDiagApp.__module__].__file__), "app.tcss")
 
         async def on_event(self, event):
-            await super().on_event(event)  # the key's binding and action run in here
-            if isinstance(event, events.Key):  # the first frame written after them shows the key
-                pending.setdefault(id(event), (event.key, event.time))
+            if isinstance(event, events.Key) and not event.is_forwarded and event not in keys:
+                keys.append(event)  # a key comes back here when it bubbles: count it once
+            await super().on_event(event)
+
+    async def _dispatch_action(self, *args, _orig=App._dispatch_action, **kwargs):
+        # the focused pane runs a key's action from its own queue, after the app's on_event:
+        # the first frame written after the action is the one that shows the key
+        result = await _orig(self, *args, **kwargs)
+        while keys:
+            event = keys.pop()
+            pending[id(event)] = (event.key, event.time)
+        return result
 
     def _display(self, screen, renderable, _orig=App._display):
         result = _orig(self, screen, renderable)
@@ -66,14 +77,17 @@ CHILD = textwrap.dedent('''
         return result
 
     App._display = _display
+    App._dispatch_action = _dispatch_action
     TimedApp(ws, follow=False).run()
 ''')
 
-KEYS = ["j", "j", "Down", "G", "a", "g", "e", "E", "w"]
+# up first: the anchor is often a file's last lines, where j and Down change nothing to time
+KEYS = ["k", "k", "Up", "G", "a", "g", "e", "E", "w"]
 
 
 def _screen(session: str) -> str:
-    return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+    # with the styles (-e): a cursor move inside the page changes only the colours of two rows
+    return subprocess.run(["tmux", "capture-pane", "-p", "-e", "-t", session], capture_output=True, text=True).stdout
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -12,6 +12,7 @@ from npudiag_tui.core import views
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Timeline, scan_matching_lines
 from npudiag_tui.core.views import FilterSpec, SearchBook
+from npudiag_tui.core.window import WindowTimeline
 from npudiag_tui.core.workspace import Workspace
 
 
@@ -285,3 +286,48 @@ def test_next_mark_from_a_position_outside_the_marks():
     assert views.next_mark(marks, -1, True) == 3 and views.next_mark(marks, 7, True) == 9
     assert views.next_mark(marks, 9, True) is None and views.next_mark(marks, 10, False) == 9
     assert views.next_mark(marks, 3, False) is None and views.next_mark([], 0, True) is None
+
+
+def test_a_merged_windows_walk_finds_the_mark_its_positions_give(tmp_path):
+    """window_mark_from_moment works from each file's counts at the moment (no merged pages);
+    it must find the very mark that the start position and a walk over positions find, for
+    lines of the pane and moments between, ties and unstamped lines included."""
+    import random
+    rnd = random.Random(7)
+    plog = tmp_path / "log" / "debug" / "plog"
+    plog.mkdir(parents=True)
+    for k in range(3):
+        rows, sec = [], 0
+        for n in range(120):
+            sec += rnd.choice((0, 0, 1, 2))  # ties inside a file and across files
+            level = rnd.choice(("INFO", "INFO", "ERROR"))
+            rows.append(f"[{level}] GE({k + 1},python):2026-01-01-10:{sec // 60:02d}:{sec % 60:02d}.000.000 "
+                        f"[a.cc:1]{k + 1} F:{k}-{n}")
+            if rnd.random() < 0.2:
+                rows.append("    continued without a stamp")
+        (plog / f"plog-{k + 1}_20260101100000000.log").write_text("\n".join(rows) + "\n")
+    ws = Workspace.open([str(tmp_path / "log")], [], [])
+    ws.index()
+    fids = [f.file_id for f in ws.files]
+    tl = WindowTimeline(ws, fids)
+    refs = sorted((f, n) for f in fids for n, raw in enumerate(ws.indexes[f].raw_lines(0, ws.indexes[f].line_count))
+                  if b"[ERROR]" in raw)
+    positions = sorted(tl.position_of(*r) for r in refs)
+    other = fids[0]
+    moments = sorted({ws.times.line_time(other, n).us for n in range(0, ws.indexes[other].line_count, 7)})
+    checked = 0
+    for when in moments + [moments[0] - 1, moments[-1] + 1]:
+        for forward in (True, False):
+            for ties_ahead in (True, False):
+                start = views.mark_walk_start(tl, None, when, forward, ties_ahead)
+                want = views.next_mark(positions, start, forward)
+                got = views.window_mark_from_moment(tl, refs, None, when, forward, ties_ahead)
+                assert (None if got is None else tl.position_of(*got)) == want, (when, forward, ties_ahead)
+                checked += 1
+    for ref in refs[::5] + [(other, 3)]:
+        for forward in (True, False):
+            start = tl.position_of(*ref)
+            want = views.next_mark(positions, start, forward)
+            got = views.window_mark_from_moment(tl, refs, ref, None, forward, True)
+            assert (None if got is None else tl.position_of(*got)) == want, (ref, forward)
+    assert checked > 40

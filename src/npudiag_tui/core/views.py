@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from npudiag_tui.core.formats.console import console_rank
+from npudiag_tui.core.index import UnreadableFile
 from npudiag_tui.core.formats.levels import line_level, prefilter
 from npudiag_tui.core.model import Level, Stream
 from npudiag_tui.core.timeline import Cancelled, Timeline, scan_matching_lines
@@ -518,6 +519,43 @@ def mark_walk_start(timeline: "Timeline | WindowTimeline", ref: tuple[int, int] 
             break
         first -= 1
     return first - 1 if forward else first
+
+
+def line_time_or_none(timeline: "WindowTimeline", line: tuple[int, int] | None) -> int | None:
+    """The shown time of a line of a merged window; None when it has none or its file went
+    away meanwhile (a deleted file, not followed, keeps its panes but not its text)."""
+    if line is None:
+        return None
+    try:
+        return timeline.line_time(*line)
+    except (UnreadableFile, OSError):
+        return None
+
+
+def window_mark_from_moment(timeline: "WindowTimeline", refs: "Sequence[tuple[int, int]]",
+                            ref: tuple[int, int] | None, when: int | None, forward: bool,
+                            ties_ahead: bool) -> tuple[int, int] | None:
+    """`mark_walk_start` and the walk to the next (previous) mark in one, on a merged window:
+    the same start and the same mark, as (file, line), found from each file's counts at that
+    moment (a cut) without working out the merged pages around it. None: no mark that way,
+    or neither the line nor the moment is known."""
+    cut = None
+    if ref is not None:
+        try:
+            cut = timeline.cut_at_line(*ref, after=forward)
+        except ValueError:  # not a line of this pane
+            cut = None
+    if cut is None:
+        if when is None:
+            return None
+        t = when if forward == ties_ahead else when + 1
+
+        def reaches(f: int, line: int) -> bool:  # an estimated time at t already
+            shown = timeline.line_time(f, line)
+            return shown is not None and shown >= t
+
+        cut = timeline.cut_at_time(t, reaches, WALK_BACK_LINES)
+    return timeline.next_ref(refs, cut, forward)
 
 
 WALK_BACK_LINES = 256  # at most this many unstamped lines before a moment are checked against it

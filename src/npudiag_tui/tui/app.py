@@ -1120,25 +1120,38 @@ class NpuDiagApp(App[int]):
         own = order.get(id(focused), -1)
         ref, when = focused.ref_at(focused.cursor), focused.time_at(focused.cursor)
         none = (1 << 62) if forward else -(1 << 62)  # a mark without a time sorts last
-        best: tuple[tuple[int, int], LogView, int] | None = None
+        # each pane's find: (sort, view, position or None, line); a merged pane's position is
+        # worked out for the winner only (its pages around another pane's moment are cold)
+        best: tuple[tuple[int, int], LogView, int | None, tuple[int, int] | None] | None = None
         mine: tuple[tuple[int, int] | None, int] | None = None  # the focused pane's own find: line, position
         for view in panes:
-            start = None if view is focused else views.mark_walk_start(
-                view.timeline, ref, when, forward, ties_ahead=(order[id(view)] > own) == forward)
-            pos = self._next_mark_in(view, kind, forward, wrap and view is focused and len(panes) == 1, start)
-            if pos is None:
-                continue
+            pos: int | None = None
             if view is focused:
-                mine = (view.ref_at(pos), pos)
-            t = view.time_at(pos)
+                pos = self._next_mark_in(view, kind, forward, wrap and len(panes) == 1)
+                line = None if pos is None else view.ref_at(pos)
+                mine = None if pos is None else (line, pos)
+            elif isinstance(view.timeline, WindowTimeline):
+                line = views.window_mark_from_moment(view.timeline, self._mark_refs(kind), ref, when, forward,
+                                                     ties_ahead=(order[id(view)] > own) == forward)
+            else:
+                start = views.mark_walk_start(view.timeline, ref, when, forward,
+                                              ties_ahead=(order[id(view)] > own) == forward)
+                pos = self._next_mark_in(view, kind, forward, False, start)
+                line = None if pos is None else view.ref_at(pos)
+            if line is None and pos is None:
+                continue
+            t = view.time_at(pos) if pos is not None else views.line_time_or_none(view.timeline, line)
             sort = (none if t is None else t, order.get(id(view), -1))
             if best is None or (sort < best[0]) == forward:
-                best = (sort, view, pos)
-        if best is not None and best[1] is not focused and mine is not None and best[1].ref_at(best[2]) == mine[0]:
-            best = (best[0], focused, mine[1])  # the same line in two panes: stay in this one
+                best = (sort, view, pos, line)
+        if best is not None and best[1] is not focused and mine is not None and best[3] == mine[0]:
+            best = (best[0], focused, mine[1], mine[0])  # the same line in two panes: stay in this one
+        if best is not None and best[2] is None and best[3] is not None:
+            found = best[1].timeline.position_of(*best[3])
+            best = None if found is None else (best[0], best[1], found, best[3])
         if best is None and wrap and len(panes) > 1:
             pos = self._next_mark_in(focused, kind, forward, True)
-            best = None if pos is None else ((0, 0), focused, pos)
+            best = None if pos is None else ((0, 0), focused, pos, focused.ref_at(pos))
         if best is None:
             names = {"errors": "error", "warnings": "warning", "search": "search hit"}
             where = "after" if forward else "before"
@@ -1146,6 +1159,7 @@ class NpuDiagApp(App[int]):
             self.notify(f"no {names[kind]} {where} the cursor {scope}", markup=False)
             return
         view, pos = best[1], best[2]
+        assert pos is not None
         if view is not focused:
             view.focus()
             self._last_view = view

@@ -4496,3 +4496,107 @@ def test_torch_npus_status_description_stays_with_the_escaped_fragment(tmp_path)
     # look-alike: a plain sub-line after the status is not its description
     ws, d = diagnose(tmp_path / "b", {"serve.log": line.replace("[Error]: The context", "Retrying: the context")})
     assert d.anchor.fragment.endswith("error code is 107002")
+
+
+def test_a_device_that_could_not_be_set_up_is_the_environment(tmp_path):
+    """A driver call that could not open the device, under a call layer that reports 507033
+    (device set-up failed) and nothing that says why: the set-up itself, not the job."""
+    text = ("[INFO] acl init success\n"
+            "\tFailed to open device, retCode=0x7020014, deviceId=3.[FUNC:Init][FILE:device.cc][LINE:211]\n"
+            "\topen device 3 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:162]\n"
+            "[ERROR] acl open device 3 failed\n")
+    ws, d = diagnose(tmp_path, {"infer.log": text})
+    assert "Failed to open device" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the same call failing with a core's fault is the device's
+    ws, d = diagnose(tmp_path / "b", {"infer.log": text.replace("507033", "507015")})
+    assert d.category == "device"
+
+
+def test_a_stream_call_named_in_camel_case_is_a_stream_failure(tmp_path):
+    """MindSpore's `SyncStream failed` names the runtime's stream synchronisation in CamelCase."""
+    text = ms_log("ERROR", "DEVICE", 71, "10:00:00.836.235",
+                  "[mindspore/ccsrc/runtime/device/kernel_runtime_manager.cc:136] WaitTaskFinishOnDevice] "
+                  "SyncStream failed, exception:The pointer[stream] is null.")
+    ws, d = diagnose(tmp_path, {"train.log": text})
+    assert d.category == "stream_event"
+    # look-alike: `Stream` inside another word (an upstream server) is not a stream
+    ws, d = diagnose(tmp_path / "b", {"train.log": text.replace("SyncStream failed, exception:The pointer[stream] "
+                                                                 "is null.", "UpStream failed to answer.")})
+    assert d.category != "stream_event"
+
+
+def test_a_suspected_remote_error_is_a_peers_failure(tmp_path):
+    """507057 (the runtime suspects the fault is on the device at the far end of a link) and
+    507056 (a link error) send the reader to the peer's logs: communication."""
+    text = ("(Worker_TP0 pid=51886) ERROR 11-14 08:13:55 [multiproc_executor.py:671] RuntimeError: copy_between_host_"
+            "and_device_opapi:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:99 NPU function error: SUSPECT REMOTE "
+            "ERROR, error code is 507057\n")
+    ws, d = diagnose(tmp_path, {"serve.log": text})
+    assert d.category == "communication"
+    ws, d = diagnose(tmp_path / "l", {"serve.log": text.replace("SUSPECT REMOTE ERROR", "LINK ERROR").replace(
+        "507057", "507056")})
+    assert d.category == "communication"
+    # look-alike: another status of the same copy is not a peer's
+    ws, d = diagnose(tmp_path / "b", {"serve.log": text.replace("SUSPECT REMOTE ERROR", "MEMORY ALLOCATION").replace(
+        "507057", "207001")})
+    assert d.category == "memory"
+
+
+def test_the_synchronise_with_timeout_call_is_not_a_timeout(tmp_path):
+    """`synchronize stream with timeout failed` is aclrtSynchronizeStreamWithTimeout in words; the
+    error manager's reason before it (`reason=vector core exception`) is the device event."""
+    text = (plog("ERROR", "RUNTIME", 61, "04:45:20.827.387", "[error_message_manage.cc:65]61 FuncErrorReason:"
+                 "rtStreamSynchronizeWithTimeout execution failed, reason=vector core exception")
+            + plog("ERROR", "ASCENDCL", 61, "04:45:20.827.749", "[stream.cpp:167]61 aclrtSynchronizeStreamWithTimeoutImpl:"
+                   "synchronize stream with timeout failed, runtime result = 507035")
+            + plog("ERROR", "RUNTIME", 61, "04:45:20.845.127", "[api_c.cc:764]61 rtEventSynchronize:ErrCode=507035, "
+                   "desc=[vector core exception], InnerCode=0x715005e"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-61_20260311044500000.log": text})
+    assert "reason=vector core exception" in anchor_text(ws, d)
+    assert d.category == "device"
+    assert d.anchor.kind != "timeout"
+    # look-alike: a wait that failed with a timeout is one
+    wait = plog("ERROR", "HCCL", 61, "04:45:20.800.000", "[transport.cc:9]61 WaitRecv: wait failed with timeout, "
+                "remote rank [3]")
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-61_20260311044500000.log": wait})
+    assert d.anchor.kind == "timeout"
+
+
+def test_a_reason_restating_the_runtimes_device_record_relays_it(tmp_path):
+    """Where the runtime's own record of the core fault is in the log, the error manager's reason
+    for the failed call restates it (even when printed first)."""
+    text = (plog("ERROR", "RUNTIME", 61, "04:45:20.827.387", "[error_message_manage.cc:65]61 FuncErrorReason:"
+                 "rtStreamSynchronizeWithTimeout execution failed, reason=vector core exception")
+            + plog("ERROR", "RUNTIME", 61, "04:45:20.828.000", "[device_error_proc.cc:9]61 ProcessCoreErrorInfo:The "
+                   "error from device(chipId:2, dieId:0), serial number is 4, there is an aivec error exception, core "
+                   "id is 7, error code = 0x800000, dump info: pc start: 0x1"))
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-61_20260311044500000.log": text})
+    assert "serial number is 4" in anchor_text(ws, d)
+
+
+def test_an_op_info_entry_skipped_at_start_up_is_not_the_cause(tmp_path):
+    """The op-info library reports an operator entry it cannot initialise into the error queue and
+    skips it; torch_npu prints the queue later under an unrelated failure. The failure it was
+    printed under is the cause; the entry is the anchor only when nothing else failed."""
+    skipped = ("E29999: Inner Error!\n"
+               "E29999[PID: 464] 2026-03-11-10:28:25.885.371 (E29999):  [InitOpInfoLib][InitOpKernel] Inconsistent "
+               "format size [1] and data type size [2]![FUNC:InitUnknownFormatAndDtype][FILE:op_kernel_info_"
+               "constructor.cc][LINE:959]\n"
+               "        TraceBack (most recent call last):\n"
+               "       [GraphOpt][Init][ConstructOpKernelInfo] OpKernelInfo MyCustomOp initialization failed.[FUNC:"
+               "ConstructOpKernelInfo][FILE:sub_op_info_store.cc][LINE:199]\n")
+    failed = ("RuntimeError: npu_fused_infer_attention_score:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:415 NPU "
+              "function error: call aclnnFusedInferAttentionScoreV3 failed, error code is 561002\n"
+              "[ERROR] 2026-03-11-10:29:42 (PID:464, Device:1, RankID:-1) ERR00100 PTA call acl api failed.\n")
+    ws, d = diagnose(tmp_path, {"serve.log": failed + skipped})
+    assert "call aclnnFusedInferAttentionScoreV3 failed" in anchor_text(ws, d)
+    assert d.category == "operator"
+    # a device fault queued after the entry is the cause too
+    fault = ("       The error from device(chipId:2, dieId:0), serial number is 2, there is an exception of fftsplus "
+             "aivector error, core id is 3\n")
+    ws, d = diagnose(tmp_path / "f", {"serve.log": skipped + fault})
+    assert "fftsplus aivector error" in anchor_text(ws, d)
+    # look-alike: alone, the skipped entry is all there is to show
+    ws, d = diagnose(tmp_path / "b", {"serve.log": skipped})
+    assert "[InitOpInfoLib]" in anchor_text(ws, d)

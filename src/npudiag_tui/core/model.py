@@ -181,6 +181,9 @@ class ErrorEvent:
     block_stage: str | None = None  # the stage its block's TraceBack says failed (a graph compile)
     category: str = "unknown"
     benign: bool = False
+    # a failure the job went on from (an import it caught, an operator entry the op-info library
+    # skipped): the anchor only when nothing else failed
+    tolerated: bool = False
     secondary: str | None = None  # relation when this event is part of a cascade
     explained_by: int | None = None  # index of the event that explains it
     code: str | None = None  # the code the diagnosis reports for it (its own, or its event's)

@@ -249,7 +249,8 @@ _COMM_TEXT = re.compile(
     r"[Mm]ooncake transfer|\b[Tt]ransfer (?:slice|batch|request)s? failed|\b(?:[Ss]ync )?batch data transfer\b|"
     r"\bKV ?(?:cache )?transfer\b|\bkv_transfer\b"
 )
-_STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
+# (a runtime call named in CamelCase counts too: `SyncStream failed`, `CreateStream failed`)
+_STREAM_TEXT = re.compile(r"\b[Ss]tream\w*|(?:Sync|Create|Destroy|Bind|Unbind|Wait|Launch)Stream\b|\b[Ee]vent\b|[Ss]ynchroni[sz]e|\bsq ?cq\b|SqCq")
 _CRASH_TEXT = re.compile(r"^#\d+\s+0x|Segmentation fault|\b[Ss]egfault\b|SIGSEGV|core dumped|SIGABRT|"
                          # worker processes noticing that their parent vanished (killed: the OOM
                          # killer, a signal): a death without a code, whatever the workers do
@@ -336,6 +337,9 @@ _ACL_NAME_ROUTES = (
     ("NO_NOTIFY_RESOURCE", "stream_event"),  # the runtime's notify objects, like its streams and events
     ("CONTEXT", "stream_event"), ("STREAM", "stream_event"), ("EVENT", "stream_event"), ("TASK_TIMEOUT", "stream_event"),
     ("WAIT_TIMEOUT", "stream_event"), ("FFTS_PLUS_TIMEOUT", "stream_event"),
+    # the link between devices (HCCS, UB) failed, or the runtime suspects the fault is on the device
+    # at its far end: the peer's own logs say what happened there
+    ("LINK_ERROR", "communication"), ("REMOTE_ERROR", "communication"),
 )
 
 
@@ -656,6 +660,10 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "operator"
     if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.search(e.text) for e in group):
         return "compile"  # a build stopped, or a compiler summed up the errors it printed (clang)
+    if ("acl", DEVICE_SETUP_FAILED) in set(_numbers(group)):
+        # the calls above the anchor report that the device could not be set up, and nothing in
+        # the event says why: the set-up itself (driver, firmware, an occupied device)
+        return "environment"
     return "unknown"
 
 

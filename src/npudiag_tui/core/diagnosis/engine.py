@@ -295,9 +295,10 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
     ordered = [e for e in events if not e.benign and e.kind.tier < 9]
     if not ordered:
         return None
-    # an import the application caught and went on from (logged at ERROR by some releases) is the
-    # cause only when nothing else failed: any later failure happened with the module absent anyway
-    tolerated = [e for e in ordered if e.kind == "import" and tolerated_import(e.detail or e.text)]
+    # an import the application caught and went on from (logged at ERROR by some releases), or an
+    # operator entry the op-info library skipped, is the cause only when nothing else failed: any
+    # later failure happened with the module or the operator absent anyway
+    tolerated = [e for e in ordered if e.tolerated or (e.kind == "import" and tolerated_import(e.detail or e.text))]
     if tolerated and len(tolerated) < len(ordered):
         ordered = [e for e in ordered if e not in tolerated]
     stop = next((e for e in ordered if e.kind == "abort" and stop_signal(e.text)), None)

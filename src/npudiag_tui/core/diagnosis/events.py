@@ -112,21 +112,29 @@ _SYNC = re.compile(
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
 )
 _TIMEOUT = re.compile(  # not inside a name (`rtDeviceSynchronizeWithTimeout` is a sync call, `timeout_ms` a parameter)
-    r"(?<![a-z])[Tt]ime ?out(?!_)|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
+    # nor that call's name in words (`synchronize stream with timeout failed, runtime result = 507035`)
+    r"(?<![a-z])(?<!ream with )(?<!vent with )(?<!vice with )[Tt]ime ?out(?!_)|timed out|times out|EI0002|EI0006|Notify register|notify wait|socket establish"
 )
 # HCCL's sentences for a wait on a peer that expired, printed inside a block whose code line may be
 # cut off (EI0002 notify wait, EI0006 socket)
 _EXPIRED = re.compile(r"\b(?:[Tt]ime ?out|timed out) after \d+(?:\.\d+)? ?(?:ns|us|ms|s|sec\w*|min\w*)?\b")
 _PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait socket establish timeout|"
                         r"socket establish timeout|[Ww]ait for .{0,40}rank.{0,40}time(?:d)? ?out")
-# an AI Core / vector core execution that did not finish: a hung kernel on this device (507014,
-# 507034), not a wait on a peer; a bare 507014 is a status, and routes the category only
-_EXEC_TIMEOUT = re.compile(
+_CORE_FAULT_REASON = r"execut(?:e|ion) failed, reason=\[?(?:ai ?core|vector core|aiv(?:ec)?|ai ?cpu) exception\b"
+# a core of this device that failed its task: an AI Core / vector core execution that did not
+# finish (a hung kernel, 507014/507034), not a wait on a peer (a bare 507014 is a status, and
+# routes the category only), or a fault the error manager names as a call's reason
+_CORE_FAILURE = re.compile(
     r"ai ?core (?:execution )?time ?out|aicore timeout|aiv(?:ec)? (?:execution )?time ?out|"
     r"vector core (?:execution )?time ?out|(?:aicore|vector core|aivec) execution times? out|"
     r"(?:ai ?core|aiv(?:ec)?|vector core) task time ?out|"
     # the runtime's reason for an AI CPU task that never finished (`retCode=0x28, [aicpu timeout]`)
-    r"\[aicpu timeout\]|aicpu kernel (?:execution )?time ?out", re.I)
+    r"\[aicpu timeout\]|aicpu kernel (?:execution )?time ?out|"
+    # the error manager's reason for a call that failed because a core faulted (`FuncErrorReason:
+    # rtStreamSynchronizeWithTimeout execution failed, reason=vector core exception`): the device
+    # event itself, told one layer up; a relay when the runtime's own record of it is in the log
+    # (_reason_restates_a_device_record)
+    + _CORE_FAULT_REASON, re.I)
 # What reports a failure that another process or layer printed, said by the tools around the job.
 # Every branch starts with a literal, so `re` skips ahead on their first letters (a branch that
 # starts with \b or ^ would make it try every position: 4x slower on every console line).
@@ -352,7 +360,7 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC
     if msg.startswith("The extend info") and "errorStr" in msg:
         return K.DEVICE_EXC  # joins the record above it and names its cause
-    if _EXEC_TIMEOUT.search(msg):
+    if _CORE_FAILURE.search(msg):
         return K.DEVICE_EXC
     if _RELAY.search(msg) or _relays_runtime(p):
         return K.RELAY
@@ -407,7 +415,7 @@ def _detail_kind(code: str, msg: str, info: dict) -> EventKind:
         info["env_hint"] = True
     if re.search(r"wait for compute device to finish failed", msg):
         return K.CANN_TRACE
-    if _EXEC_TIMEOUT.search(msg):
+    if _CORE_FAILURE.search(msg):
         return K.DEVICE_EXC
     if code in ("EI0002", "EI0006", "EE1002") or _TIMEOUT.search(msg.split("Reason")[0]):
         return K.TIMEOUT
@@ -587,7 +595,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         sdk = SDK_STATUS_RE.search(stripped)
         if sdk is not None and lookup_numeric(int(sdk.group(1)), "acl") is not None:
             return K.PLOG, Level.ERROR, info
-        if _EXEC_TIMEOUT.search(stripped):
+        if _CORE_FAILURE.search(stripped):
             return K.DEVICE_EXC, Level.ERROR, info
         if _TIMEOUT.search(stripped):
             return K.TIMEOUT, Level.ERROR, info
@@ -767,6 +775,8 @@ class EventBuilder:
         _promote_lone_status(events)
         _raised_before_its_report(events)
         _pcie_bar_probe(events)
+        _reason_restates_a_device_record(events)  # before the assertions look for their trap
+        _op_info_entries_skipped(events)
         _assertion_explains_fault(events)
         _statement_errors_follow_its_first(events)
         _nested_reports_name_their_cause_last(events)
@@ -1360,6 +1370,48 @@ ASSERT_TRAP_WINDOW_LINES = 12
 ASSERT_DUMP_WINDOW_LINES = 64
 """How far below the trap the exception dump may print the kernel's assertion (its printf
 buffer, after the dumps of the kernel's arguments)."""
+
+
+_CORE_FAULT_REASON_RE = re.compile(_CORE_FAULT_REASON, re.I)
+# the op-info library (read at the graph engine's start-up) refusing one operator's entry: it
+# skips that operator and loads the rest (`[InitOpInfoLib][InitOpKernel] Node[X]: failed to
+# initialize …`, `OpKernelInfo X initialization failed`)
+_OP_INFO_ENTRY = re.compile(r"\[InitOpInfoLib\]|\[ConstructOpKernelInfo\]|\bOpKernelInfo \w+ initialization failed")
+_TRACEBACK_HEAD = re.compile(r"^\s*TraceBack \(most recent call last\)")
+
+
+def _op_info_entries_skipped(events: list[ErrorEvent]) -> None:
+    """An operator entry the op-info library could not initialise is reported into the error
+    queue and skipped; the job fails only if it uses that operator, and then that use reports
+    its own error. So the entry's lines (with the banner that introduces them and the TraceBack
+    head between them) are tolerated: the anchor only when nothing else failed. torch_npu prints
+    the queue with a later failure, often minutes after it was recorded."""
+    for i, ev in enumerate(events):
+        if not _OP_INFO_ENTRY.search(ev.detail or ev.text):
+            continue
+        ev.tolerated = True
+        prev = events[i - 1] if i > 0 else None
+        if prev is not None and prev.ref.file_id == ev.ref.file_id and 0 < ev.ref.line - prev.ref.line <= 1 \
+                and C.BANNER_PAYLOAD.search(prev.text):
+            prev.tolerated = True  # `E29999: Inner Error!` over this detail
+        for nxt in events[i + 1:]:  # the TraceBack head under it; its entries are judged each alone
+            if nxt.ref.file_id != ev.ref.file_id or nxt.ref.line - ev.ref.line > 2:
+                break
+            if _TRACEBACK_HEAD.match(nxt.text):
+                nxt.tolerated = True
+
+
+def _reason_restates_a_device_record(events: list[ErrorEvent]) -> None:
+    """The error manager's reason for a failed call (`execution failed, reason=vector core
+    exception`) tells a device fault one layer up; where the runtime's or the device's own record
+    of a fault is in the same log or process, that record says more, and the reason relays it."""
+    reasons = [e for e in events if e.kind == K.DEVICE_EXC and _CORE_FAULT_REASON_RE.search(e.text)]
+    if not reasons:
+        return
+    records = [e for e in events if e.kind == K.DEVICE_EXC and not _CORE_FAULT_REASON_RE.search(e.text)]
+    for ev in reasons:
+        if any(r.ref.file_id == ev.ref.file_id or (r.pid is not None and r.pid == ev.pid) for r in records):
+            ev.kind = K.RELAY
 
 
 def _assertion_explains_fault(events: list[ErrorEvent]) -> None:

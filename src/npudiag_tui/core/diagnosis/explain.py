@@ -217,6 +217,10 @@ def _why(anchor: ErrorEvent, events: list[ErrorEvent], ranks: list[RankRole], ro
                      f"(victim{'s' if many else ''})")
     elif victims:
         parts.append(f"rank{'s' if many else ''} {_ranks_text(victims)} {'are victims' if many else 'is a victim'}")
+    skipped = [e for e in earlier if e.tolerated]
+    earlier = [e for e in earlier if not e.tolerated]
+    if skipped:
+        parts.append("the earlier operator entry that the op-info library skipped did not stop the job")
     if earlier and anchor.kind != "timeout":
         weaker = sorted({_noun(e) for e in earlier})[:2]
         parts.append(f"the earlier {' and '.join(weaker)} {'is' if len(earlier) == 1 else 'are'} weaker evidence")
@@ -272,6 +276,8 @@ def _why_not(ev: ErrorEvent, anchor: ErrorEvent, root: int | None, roles: dict[i
         return "stale (an earlier episode)"
     if _is_benign(ev):
         return f"benign noise ({ev.module})" if ev.module else "benign noise"
+    if ev.tolerated and ev.kind != "import":
+        return "a failure the job went on from (an operator entry the op-info library skipped)"
     later = ev.time is not None and anchor.time is not None and ev.time > anchor.time
     after = f" (+{span(ev.time - anchor.time)})" if later else ""  # type: ignore[operator]
     other_rank = ev.rank is not None and anchor.rank is not None and ev.rank != anchor.rank

@@ -4600,3 +4600,14 @@ def test_an_op_info_entry_skipped_at_start_up_is_not_the_cause(tmp_path):
     # look-alike: alone, the skipped entry is all there is to show
     ws, d = diagnose(tmp_path / "b", {"serve.log": skipped})
     assert "[InitOpInfoLib]" in anchor_text(ws, d)
+
+
+def test_a_runtime_call_in_torch_npus_function_error_is_not_an_operator(tmp_path):
+    """`NPU function error: X, error code is N` names the operator whose inputs the next action
+    asks to check, unless X is a runtime or collective call (no inputs of an operator to check)."""
+    line = ("[rank0]: RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:479 NPU "
+            "function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015\n")
+    ws, d = diagnose(tmp_path, {"train.log": line})
+    assert not any("AclrtSynchronizeDeviceWithTimeout" in a.action for a in d.next_actions)
+    ws, d = diagnose(tmp_path / "b", {"train.log": line.replace("AclrtSynchronizeDeviceWithTimeout", "GridSampler3D")})
+    assert any("Check the inputs of GridSampler3D" in a.action for a in d.next_actions)

@@ -245,8 +245,10 @@ _HEARTBEAT = re.compile(r"HeartbeatAbnormal|Cluster Exception Location")
 _SERIAL = re.compile(r"serial number is (\d+)")
 _REMOTE_RANK = re.compile(r"remote rank:? ?\[(\d+)\]")
 _CRIMER = re.compile(r"crimer rank\[([^\]]*)\]")
+# (torch_npu's `NPU function error: X, error code` names an operator, or a runtime or collective
+# call that is none: `AclrtSynchronizeDeviceWithTimeout`, `HcclAllgather`)
 _OPNAME = re.compile(r"OpName:\[([^\]]+)\]|call (aclnn\w+) failed|op type is (\w+)|Failed to compile Op \[?(\w+)|"
-                     r"operator name is (\w+)|function error: (\w+), error code")
+                     r"operator name is (\w+)|function error: (?![Aa]clrt|Hccl)(\w+), error code")
 
 
 def _own_time(text: str, year_hint: int | None) -> int | None:

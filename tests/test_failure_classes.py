@@ -4611,3 +4611,69 @@ def test_a_runtime_call_in_torch_npus_function_error_is_not_an_operator(tmp_path
     assert not any("AclrtSynchronizeDeviceWithTimeout" in a.action for a in d.next_actions)
     ws, d = diagnose(tmp_path / "b", {"train.log": line.replace("AclrtSynchronizeDeviceWithTimeout", "GridSampler3D")})
     assert any("Check the inputs of GridSampler3D" in a.action for a in d.next_actions)
+
+
+def test_a_stamp_thread_id_and_level_word_is_a_logger_prefix(tmp_path):
+    """MindIE's service log prints `<stamp> <thread id> <level word> <file>:<line>] msg`; an
+    `error` there is an error line even without an error word in the message."""
+    text = ("2024-07-01 10:59:22.531964 460279 info llm_daemon.cpp:30] starting\n"
+            "2024-07-01 10:59:22.535626 460279 error infer_engine_inner.cc:257] Engine init config manager failed.\n")
+    ws, d = diagnose(tmp_path, {"mindservice.log": text})
+    assert "Engine init config manager failed" in anchor_text(ws, d)
+    assert d.category == "environment"  # its configuration would not load
+    # look-alike: an info line of the same logger is no error
+    ws, d = diagnose(tmp_path / "b", {"mindservice.log": text.splitlines(True)[0]})
+    assert d.anchor is None
+
+
+def test_a_later_run_that_fails_on_its_own_is_a_new_episode(tmp_path):
+    """An appended service log: an earlier run's error, then 35 minutes later a new process that
+    fails at start-up on its own. The 2 h window that keeps a root error with its victims is for
+    waits and restatements; a failure of its own opens a new episode."""
+    text = ("2024-07-01 10:24:10.158054 449875 error infer_tokenizer.cc:46] [Tokenizer::Decode] get unknown error\n"
+            "2024-07-01 10:24:10.158134 449875 warning llm_daemon.cpp:43] received exit signal[2]\n"
+            "2024-07-01 10:59:22.535626 460279 error infer_engine_inner.cc:257] Engine init config manager failed.\n")
+    ws, d = diagnose(tmp_path, {"mindservice.log": text})
+    assert "Engine init config manager failed" in anchor_text(ws, d)
+    earlier = next(c for c in d.candidates if "get unknown error" in c.event.text)
+    assert earlier.why_not.startswith("stale")
+    # look-alike: a wait that times out 35 minutes after a failure stays in its episode
+    victim = ("2024-07-01 10:24:10.158054 449875 error infer_tokenizer.cc:46] [Tokenizer::Decode] get unknown error\n"
+              "2024-07-01 10:59:22.535626 460279 error hccl_comm.cc:9] HcclAllReduce: notify wait timeout, "
+              "remote rank [0]\n")
+    ws, d = diagnose(tmp_path / "b", {"mindservice.log": victim})
+    earlier = next(c for c in d.candidates if "get unknown error" in c.event.text)
+    assert not earlier.why_not.startswith("stale")
+
+
+def test_a_models_input_tensor_refused_at_execution_is_not_a_compile(tmp_path):
+    """E19025 (Input Tensor Error): the inputs an application hands a loaded model do not fit it."""
+    text = ("[ERROR] GE(1702,msame):2026-03-11-10:00:01.100.200 [davinci_model.cc:9]1702 CopyInput: E19025: Input "
+            "tensor is invalid. Reason: The input memory provided by the user, plus 64 bytes for data alignment, is "
+            "smaller than op_size in the model.\n")
+    ws, d = diagnose(tmp_path, {"debug/plog/plog-1702_20260311100000000.log": text})
+    assert d.category == "operator"
+    # look-alike: another GE code of the E1 family is the graph's compile
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-1702_20260311100000000.log": text.replace(
+        "E19025: Input tensor is invalid. Reason: The input memory provided by the user, plus 64 bytes for data "
+        "alignment, is smaller than op_size in the model.", "E19010: No parser is registered for Op [a, optype [B]].")})
+    assert d.category == "compile"
+
+
+def test_a_missing_cann_function_explains_the_device_init_that_fails_after_it(tmp_path):
+    """torch_npu's warning that a CANN function it looks up is missing (CANN older than the
+    build) explains SetDevice failing right after it."""
+    text = ("[W compiler_depend.ts:148] Warning: Failed to find function aclsysGetCANNVersion (function operator())\n"
+            "Traceback (most recent call last):\n"
+            '  File "t.py", line 1, in <module>\n'
+            "RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:153 NPU function error: "
+            "c10_npu::SetDevice(device_id_), error code is 507033\n")
+    ws, d = diagnose(tmp_path, {"smoke.log": text})
+    assert "Failed to find function aclsysGetCANNVersion" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the same warning before an unrelated failure stays a warning
+    other = text.replace("Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:153 NPU function error: "
+                         "c10_npu::SetDevice(device_id_), error code is 507033",
+                         "NPU out of memory. Tried to allocate 2.00 GiB")
+    ws, d = diagnose(tmp_path / "b", {"smoke.log": other})
+    assert "out of memory" in anchor_text(ws, d)

@@ -77,7 +77,7 @@ _ENV_TEXT = re.compile(
     r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
     # a tokenizer that will not load from the model folder (its files, the installed transformers)
     r"\btokenizer\w*\b.{0,80}\b(?:fail(?:ed|s)?|not found|could not be loaded)\b|\bfrom_pretrained failed\b|"
-    r"undefined symbol|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
+    r"undefined symbol|\bFailed to find function \w+|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"
     # the host cannot resolve a node's name (`/etc/hosts`, DNS): the cluster's set-up
@@ -155,6 +155,9 @@ _ENV_TEXT = re.compile(
     # a tool that does not know a value it was given (LLVM's `bishengir-compile: for the --target
     # option: Cannot find option named 'X'!`): the installed toolchain does not support this chip
     r"for the -{1,2}[\w-]+ option: (?:Cannot find option named|[Uu]nknown|[Ii]nvalid)|"
+    # a service whose configuration manager or file would not load at start-up (MindIE's `Engine init
+    # config manager failed`): its configuration, not the job
+    r"\b(?:[Ii]nit(?:iali[sz]e)?|[Ll]oad) (?:the )?config(?:uration)? ?(?:manager|file)\b|"
     # a configuration its schema rejects (pydantic's `1 validation error for CompilationConfig`,
     # `Value error, Invalid backend …`): settings or plug-in versions that do not fit this release
     r"\bvalidation errors? for [A-Z]\w*|\bValue error, |"
@@ -314,9 +317,17 @@ def category_of_code(code: str) -> str | None:
         # the AI CPU family: setting up the device's own processes (TSDaemon, the AI CPU scheduler,
         # cgroups, packages sent to the device); only an operator that timed out there is the job's
         return "device" if code in _AICPU_EXECUTION_CODES else "environment"
+    if code in _INPUT_TENSOR_CODES:
+        return "operator"
     if code.startswith("E1") and not is_inner_code(code):
         return "compile"
     return None
+
+
+# the graph engine checking the tensors an application hands a loaded model when it runs
+# (E19025 Input Tensor Error: `The input memory provided by the user … is smaller than op_size`):
+# the inputs do not fit the model's shapes and sizes, at execution, not while compiling
+_INPUT_TENSOR_CODES = {"E19025"}
 
 
 # aclError names (reference/numeric_codes.json) -> category, most specific words first

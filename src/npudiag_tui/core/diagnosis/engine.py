@@ -229,7 +229,7 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
     for prev in reversed(clusters[:-1]):
         gap = (keep[0].time - prev[-1].time) / US  # type: ignore[operator]
         pids = {_printed_pid(e) for e in keep} - {None}
-        if gap <= STALE_GAP_S or pids & ({_printed_pid(e) for e in prev} - {None}):
+        if pids & ({_printed_pid(e) for e in prev} - {None}) or (gap <= STALE_GAP_S and _may_wait_on(keep)):
             keep = prev + keep
         else:
             break
@@ -241,6 +241,18 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
         if id(e) in stale:
             e.stale = True
     return [e for e in events if id(e) not in stale]
+
+
+def _may_wait_on(cluster: list[ErrorEvent]) -> bool:
+    """Whether a cluster of errors can be the consequence of one minutes before it: it waited
+    (a collective or a link that timed out, up to HCCL's execution timeout after its peer
+    failed), lost a peer (a communication failure), or restates an error told elsewhere (a
+    wrapper, a relay, a synchronisation that reports an earlier device failure). A cluster of
+    failures of its own only (a service that will not start, 35 minutes after an earlier run
+    was stopped) is a new episode."""
+    first = next((e for e in cluster if e.kind.tier <= 3 and not e.benign), None)
+    return first is None or first.kind == "timeout" or first.category == "communication" or any(
+        e.kind in ("wrapper", "relay", "sync") for e in cluster)
 
 
 def _console_process_first(first: ErrorEvent, events: list[ErrorEvent]) -> ErrorEvent:

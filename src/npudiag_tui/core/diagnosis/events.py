@@ -220,6 +220,12 @@ _RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
 _PARENT_GONE = re.compile(r"\bmain process disappeared\b")
 _CORRUPTION_SEEN = re.compile(r"(?i)(?<!\bno )\bcorruption detected\b")
 _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
+# torch_npu looking up a CANN function by name and not finding it in the loaded libraries
+# (`Warning: Failed to find function aclsysGetCANNVersion`): a CANN older than the build expects
+_MISSING_FUNCTION = re.compile(r"\bFailed to find function \w+")
+# the device's initialisation failing in torch_npu or ACL (`c10_npu::SetDevice`, `_npu_init`, aclInit)
+_DEVICE_INIT = re.compile(r"\bSetDevice\b|\b_npu_init\b|\baclInit\b")
+MISSING_FUNCTION_LINES = 60
 _REPORT_BOOKKEEPING = re.compile(r"\breport error module_(?:name|type)=\w+(?:, module_name=\w+)?\s*$")
 _DEVICE_ANSWERED = re.compile(r"(?i)\bdevice ?msg ?proc\b|\bdevice response\b|\bresponse from device\b|"
                               r"\bopen response\b|\bTsdOpen failed\b")
@@ -567,7 +573,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if exc:
         name = exc.group(1)
         if name.endswith("Warning"):
-            if string_codes(stripped):
+            if string_codes(stripped) or _MISSING_FUNCTION.search(stripped):
                 return K.WARNING_CODE, Level.WARNING, info
             return K.CONTEXT, Level.WARNING, info
         if _TIMEOUT.search(stripped):
@@ -576,7 +582,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
             return K.SYNC, Level.ERROR, info
         return K.EXCEPTION, Level.ERROR, info
     if logger_level == "WARNING" or re.search(r"\bWarning\b|\bWARNING\b|\[W\d{4}", stripped):
-        if string_codes(stripped) or "error from device" in stripped:
+        if string_codes(stripped) or "error from device" in stripped or _MISSING_FUNCTION.search(stripped):
             return K.WARNING_CODE, Level.WARNING, info
         return K.CONTEXT, Level.WARNING, info
     if _PEER_WAIT.search(stripped) or _EXPIRED.search(stripped):
@@ -771,6 +777,7 @@ class EventBuilder:
         on copies, so the builder can go on; `build_events` finishes its own."""
         events = [_detached(ev) for ev in self.raw] if detach else self.raw
         _releases_differ_before_a_crash(events)  # before a crash after it is read as its abort
+        _missing_function_before_device_init(events)
         _demote_aborts(events)
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
@@ -1662,6 +1669,27 @@ def _mpi_error_stack(events: list[ErrorEvent]) -> None:
     for ev, nxt in zip(frames, frames[1:]):
         if nxt.ref.file_id == ev.ref.file_id and 0 < nxt.ref.line - ev.ref.line <= MPI_STACK_GAP:
             ev.kind = K.WRAPPER
+
+
+def _missing_function_before_device_init(events: list[ErrorEvent]) -> None:
+    """torch_npu's warning that a CANN function it looks up is missing (a CANN older than the
+    build expects) explains the device initialisation that fails after it in the same file
+    (SetDevice, `_npu_init`) when no CANN detail says otherwise; torch_npu goes on after such a
+    lookup, so otherwise the warning stays a warning."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.WARNING_CODE or ev.codes or not _MISSING_FUNCTION.search(ev.text):
+            continue
+        explains = False
+        for later in events[i + 1:]:
+            if later.ref.file_id != ev.ref.file_id or later.ref.line - ev.ref.line > MISSING_FUNCTION_LINES:
+                break
+            if later.kind.tier == 0 and later.kind != K.WARNING_CODE:
+                break  # a detail of its own says why
+            if later.kind.tier <= 6 and _DEVICE_INIT.search(later.text):
+                explains = True
+                break
+        if not explains:
+            ev.kind = K.CONTEXT
 
 
 def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:

@@ -55,6 +55,10 @@ _NATIVE_LEVEL = {"E": "ERROR", "W": "WARNING", "I": "INFO", "F": "CRITICAL", "D"
 # distributed logger `[285] [2025-12-12 12:10:10:644] torch.distributed: [ERROR] [479] `.
 # ATB's logger without its stamp (`[error] [1079] [multi_latent_attention_operation.cpp:91] `)
 _ATB_LOGGER = re.compile(r"^\[(error|warn(?:ing)?|info|debug|critical|fatal)\] \[\d+\] \[[\w./-]+:\d+\] ?")
+# a stamp, the thread id and the level as a word, then the source line (MindIE's mindservice.log:
+# `2024-07-01 10:59:22.535626 460279 error infer_engine_inner.cc:257] `)
+_THREAD_LOGGER = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \d+ (error|warn(?:ing)?|info|debug|critical|fatal) "
+                            r"[\w./-]+:\d+\] ?")
 _BRACKET_LOGGER = re.compile(
     r"^(?:\[\d+\] )?\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,:]\d+)?(?:[+-]\d\d:?\d\d)?\] ?(?:[\w.]+: )?"
     r"(?:\[[^\]\[]{0,40}\] ?){0,4}\[(ERROR|WARN(?:ING)?|INFO|DEBUG|CRITICAL|FATAL|error|warn(?:ing)?|info|debug|"
@@ -364,7 +368,7 @@ def strip_prefixes(line: str) -> tuple[str, Prefix]:
             pre.level = m.group(1)
             line = line[m.end():]
             continue
-        m = _BRACKET_LOGGER.match(line) or _ATB_LOGGER.match(line)
+        m = _BRACKET_LOGGER.match(line) or _ATB_LOGGER.match(line) or _THREAD_LOGGER.match(line)
         if m:
             word = m.group(1).upper()
             pre.level = {"WARN": "WARNING", "FATAL": "CRITICAL"}.get(word, word)

@@ -4677,3 +4677,19 @@ def test_a_missing_cann_function_explains_the_device_init_that_fails_after_it(tm
                          "NPU out of memory. Tried to allocate 2.00 GiB")
     ws, d = diagnose(tmp_path / "b", {"smoke.log": other})
     assert "out of memory" in anchor_text(ws, d)
+
+
+def test_a_report_that_points_to_another_log_wraps_the_error_told_there(tmp_path):
+    """A service's console report that asks the reader to check its log for the reason, with the
+    report's line above it, wraps the error its log tells; a line with a reason of its own does
+    not."""
+    text = ("Engine failed to init Models\n"
+            "ERR: Failed to init endpoint! Please check the service log or console output.\n"
+            "[2026-03-11 09:59:06.966376] [917] [2814] [llm] [INFO] [manager.cpp:70] runtime init success!\n"
+            "[2026-03-11 09:59:12.384944] [917] [2814] [llm] [ERROR] [instance.cpp:47] Initialize model backends "
+            "failed: weight q_proj.bias does not exist\n")
+    ws, d = diagnose(tmp_path, {"daemon.log": text})
+    assert "Initialize model backends failed" in anchor_text(ws, d)
+    # look-alike: without the pointer, the console's own failure comes first
+    ws, d = diagnose(tmp_path / "b", {"daemon.log": text.replace(" Please check the service log or console output.", "")})
+    assert "Engine failed to init Models" in anchor_text(ws, d)

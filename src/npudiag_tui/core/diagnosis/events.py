@@ -778,6 +778,7 @@ class EventBuilder:
         events = [_detached(ev) for ev in self.raw] if detach else self.raw
         _releases_differ_before_a_crash(events)  # before a crash after it is read as its abort
         _missing_function_before_device_init(events)
+        _reports_that_point_to_a_log(events)
         _demote_aborts(events)
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
@@ -1690,6 +1691,29 @@ def _missing_function_before_device_init(events: list[ErrorEvent]) -> None:
                 break
         if not explains:
             ev.kind = K.CONTEXT
+
+
+# a report that sends the reader to another log for the reason (`Failed to init endpoint! Please
+# check the service log or console output.`, `Please check the detail log`)
+_POINTS_TO_A_LOG = re.compile(r"\b[Pp]lease check the (?:[\w-]+ ){0,2}log\b")
+REPORT_LINES_ABOVE = 3
+
+
+def _reports_that_point_to_a_log(events: list[ErrorEvent]) -> None:
+    """An error report that asks the reader to check another log says its reason is told there:
+    it wraps that error, as do the lines of the same report right above it (contiguous, with no
+    stamp, code or status of their own: `LLMInferEngine failed to init LLMInferModels` over
+    `ERR: Failed to init endpoint! Please check the service log`)."""
+    for i, ev in enumerate(events):
+        if ev.kind not in (K.LOG_ERROR, K.EXCEPTION) or not _POINTS_TO_A_LOG.search(ev.text):
+            continue
+        ev.kind = K.WRAPPER
+        line = ev.ref.line
+        for prev in reversed(events[max(0, i - REPORT_LINES_ABOVE):i]):
+            if prev.ref.file_id != ev.ref.file_id or prev.ref.line != line - 1 or prev.kind != K.LOG_ERROR \
+                    or prev.codes or prev.numeric or _own_time(prev.text, None) is not None:
+                break
+            prev.kind, line = K.WRAPPER, prev.ref.line
 
 
 def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:

@@ -4693,3 +4693,39 @@ def test_a_report_that_points_to_another_log_wraps_the_error_told_there(tmp_path
     # look-alike: without the pointer, the console's own failure comes first
     ws, d = diagnose(tmp_path / "b", {"daemon.log": text.replace(" Please check the service log or console output.", "")})
     assert "Engine failed to init Models" in anchor_text(ws, d)
+
+
+def test_a_victim_rank_in_a_failed_restart_does_not_reach_back_to_the_earlier_run(tmp_path):
+    """What opens the cluster after a gap decides: a restarted service that fails on its own
+    opens it, so a peer's timeout that joins that cluster later does not merge the earlier run."""
+    service = ("2024-07-01 10:24:10.158054 449875 error infer_tokenizer.cc:46] [Tokenizer::Decode] get unknown error\n"
+               "2024-07-01 10:59:22.535626 460279 error infer_engine_inner.cc:257] Engine init config manager failed.\n")
+    rank7 = ("[rank7]: RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467 NPU "
+             "function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048\n"
+             "[rank7]: [ERROR] 2024-07-01-11:05:27 (PID:51234, Device:7, RankID:7) ERR00100 PTA call acl api failed\n"
+             "[rank7]: EI0002: [PID: 51234] 2024-07-01-11:05:27.123.456 The wait execution of the Notify register "
+             "times out. Reason: The Notify register has not received the Notify record from remote rank [3].\n")
+    ws, d = diagnose(tmp_path, {"mindservice.log": service, "stdout_rank7.log": rank7})
+    assert "Engine init config manager failed" in anchor_text(ws, d)
+
+
+def test_a_peers_timeout_gives_way_to_a_sync_failure_or_a_lone_status_before_it(tmp_path):
+    """A healthy rank's timeout ten minutes later names no cause: a failure another process told
+    before it wins, even one told only by a synchronisation that failed, or by a status whose
+    block holds only an op-info entry the library skipped."""
+    rank7 = ("[rank7]: EI0002: [PID: 51234] 2026-03-11-10:40:00.123.456 The wait execution of the Notify register "
+             "times out. Reason: The Notify register has not received the Notify record from remote rank [0].\n")
+    sync = ms_log("ERROR", "DEVICE", 71, "10:30:00.836.235",
+                  "[mindspore/ccsrc/runtime/device/kernel_runtime_manager.cc:136] WaitTaskFinishOnDevice] "
+                  "SyncStream failed, exception:The pointer[stream] is null.")
+    ws, d = diagnose(tmp_path, {"train.log": sync, "stdout_rank7.log": rank7})
+    assert "SyncStream failed" in anchor_text(ws, d)
+    status = ("RuntimeError: npu_fused_infer_attention_score:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:415 NPU "
+              "function error: call aclnnFusedInferAttentionScoreV3 failed, error code is 561002\n"
+              "[ERROR] 2026-03-11-10:30:00 (PID:464, Device:0, RankID:0) ERR00100 PTA call acl api failed.\n"
+              "E29999: Inner Error!\n"
+              "E29999[PID: 464] 2026-03-11-10:28:25.885.371 (E29999):  [InitOpInfoLib][InitOpKernel] Inconsistent "
+              "format size [1] and data type size [2]![FUNC:InitUnknownFormatAndDtype][FILE:op_kernel_info_"
+              "constructor.cc][LINE:959]\n")
+    ws, d = diagnose(tmp_path / "s", {"train.log": status, "stdout_rank7.log": rank7})
+    assert "call aclnnFusedInferAttentionScoreV3 failed" in anchor_text(ws, d)

@@ -226,10 +226,11 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
         else:
             clusters[-1].append(ev)
     keep = clusters[-1]
-    for prev in reversed(clusters[:-1]):
+    for k in range(len(clusters) - 2, -1, -1):
+        prev, after = clusters[k], clusters[k + 1]  # `after`: what follows the gap, now in `keep`
         gap = (keep[0].time - prev[-1].time) / US  # type: ignore[operator]
         pids = {_printed_pid(e) for e in keep} - {None}
-        if pids & ({_printed_pid(e) for e in prev} - {None}) or (gap <= STALE_GAP_S and _may_wait_on(keep)):
+        if pids & ({_printed_pid(e) for e in prev} - {None}) or (gap <= STALE_GAP_S and _may_wait_on(after)):
             keep = prev + keep
         else:
             break
@@ -244,15 +245,15 @@ def last_episode(events: list[ErrorEvent]) -> list[ErrorEvent]:
 
 
 def _may_wait_on(cluster: list[ErrorEvent]) -> bool:
-    """Whether a cluster of errors can be the consequence of one minutes before it: it waited
-    (a collective or a link that timed out, up to HCCL's execution timeout after its peer
-    failed), lost a peer (a communication failure), or restates an error told elsewhere (a
-    wrapper, a relay, a synchronisation that reports an earlier device failure). A cluster of
-    failures of its own only (a service that will not start, 35 minutes after an earlier run
-    was stopped) is a new episode."""
-    first = next((e for e in cluster if e.kind.tier <= 3 and not e.benign), None)
-    return first is None or first.kind == "timeout" or first.category == "communication" or any(
-        e.kind in ("wrapper", "relay", "sync") for e in cluster)
+    """Whether a cluster of errors can be the consequence of one minutes before it, by what
+    opens it: a wait (a collective or a link that timed out, up to HCCL's execution timeout after
+    its peer failed), a lost peer (a communication failure), or a restatement of an error told
+    elsewhere (a wrapper, a relay, a synchronisation that noticed an earlier device failure). A
+    cluster that opens with a failure of its own (a service that will not start, 35 minutes
+    after an earlier run was stopped) is a new episode."""
+    first = next((e for e in cluster if e.kind.tier <= 6 and not e.benign), None)
+    return first is None or first.kind in ("timeout", "wrapper", "relay", "sync", "cann_trace") \
+        or first.category == "communication"
 
 
 def _console_process_first(first: ErrorEvent, events: list[ErrorEvent]) -> ErrorEvent:
@@ -431,7 +432,9 @@ def _table_failure_row(anchor: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEv
 
 def _names_a_failure(ev: ErrorEvent) -> bool:
     """Weak evidence of a failure of its own: what a peer's timeout gives way to."""
-    return ev.kind in ("log_error", "relay", "abort") or (ev.kind == "table" and _FAILED_ROW.search(ev.text) is not None)
+    # (a synchronisation that failed noticed a failure on its own device)
+    return ev.kind in ("log_error", "relay", "abort", "sync") or (
+        ev.kind == "table" and _FAILED_ROW.search(ev.text) is not None)
 
 
 def _other_process(a: ErrorEvent, b: ErrorEvent) -> bool:

@@ -782,11 +782,11 @@ class EventBuilder:
         _demote_aborts(events)
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
+        _op_info_entries_skipped(events)  # before a lone status looks for what explains it
         _promote_lone_status(events)
         _raised_before_its_report(events)
         _pcie_bar_probe(events)
         _reason_restates_a_device_record(events)  # before the assertions look for their trap
-        _op_info_entries_skipped(events)
         _assertion_explains_fault(events)
         _statement_errors_follow_its_first(events)
         _nested_reports_name_their_cause_last(events)
@@ -1357,7 +1357,7 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
     """A wrapper that prints the status of the call that failed (`NPU function error: X, error
     code is N`) restates an error told elsewhere; when nothing near it in the same process tells
     one, its status is the most specific evidence there is, and it ranks like an exception."""
-    explained = [e for e in events if e.kind.tier <= 2 and e.kind != K.EXCEPTION]
+    explained = [e for e in events if e.kind.tier <= 2 and e.kind != K.EXCEPTION and not e.tolerated]
     for ev in events:
         statuses = {(d, v) for d, v in ev.numeric.items() if d in ("acl", "aclnn", "hccl")}
         if ev.kind != K.WRAPPER or ev.level < Level.ERROR or not statuses:

@@ -4729,3 +4729,44 @@ def test_a_peers_timeout_gives_way_to_a_sync_failure_or_a_lone_status_before_it(
               "constructor.cc][LINE:959]\n")
     ws, d = diagnose(tmp_path / "s", {"train.log": status, "stdout_rank7.log": rank7})
     assert "call aclnnFusedInferAttentionScoreV3 failed" in anchor_text(ws, d)
+
+
+def test_the_command_that_sources_cann_set_env_is_no_failure(tmp_path):
+    """A post's list of the commands run (`source …/set_env.sh`) is input, not a loader failure;
+    a message asking for that script still is one."""
+    text = ("sudo yum install -y Ascend-cann-toolkit-8.2.RC1\n"
+            "source /usr/local/Ascend/ascend-toolkit/set_env.sh\n"
+            "2026-02-04 09:39:07.236919290 [E:onnxruntime:Default, provider_bridge_ort.cc:2223 TryGetProviderInfo_CANN] "
+            "Failed to load library libonnxruntime_providers_cann.so with error: libmsprofiler.so: cannot open shared "
+            "object file: No such file or directory\n")
+    ws, d = diagnose(tmp_path, {"post.log": text})
+    assert "libmsprofiler.so: cannot open shared object file" in anchor_text(ws, d)
+    ws, d = diagnose(tmp_path / "b", {"post.log": "Exception: ASCEND_OPP_PATH environment variable is not set. Please "
+                                                   "run 'source set_env.sh' first.\n"})
+    assert d.anchor is not None and d.category == "environment"
+
+
+def test_a_failed_call_to_the_drivers_tool_is_the_machines_set_up(tmp_path):
+    """A script that could not get device IPs from hccn_tool fails later with its own KeyError:
+    the tool's failure comes first and is the machine's set-up."""
+    text = ("start ./tools/hccl_tools.py\n"
+            "Failed to call hccn_tool, try to read /etc/hccn.conf instead\n"
+            "Traceback (most recent call last):\n"
+            '  File "./tools/hccl_tools.py", line 137, in main\n'
+            "    device_ip = device_ips[device_id]\n"
+            "KeyError: '0'\n")
+    ws, d = diagnose(tmp_path, {"run.log": text})
+    assert "Failed to call hccn_tool" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a failed call to the script's own helper is no driver tool
+    ws, d = diagnose(tmp_path / "b", {"run.log": text.replace("Failed to call hccn_tool, try to read /etc/hccn.conf "
+                                                              "instead", "Failed to call helper, retrying")})
+    assert "KeyError" in anchor_text(ws, d)
+
+
+def test_the_operator_compiler_that_would_not_start_is_the_environment(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "train.py", line 9, in <module>\n'
+            "RuntimeError: TbeInitialize running failed.\n")
+    ws, d = diagnose(tmp_path, {"train.log": text})
+    assert d.category == "environment"

@@ -152,6 +152,9 @@ _ENV_TEXT = re.compile(
     # the container runtime could not set the container up (the Ascend hook mounts the driver's files)
     r"prestart hook|OCI runtime|runc create failed|failed to (?:set ?up|create) (?:the )?container|"
     r"\bnpu-smi\b.{0,160}(?:exit status \d|failed|[Ee]rror)|"  # the driver's own tool refused
+    r"\b[Ff]ail(?:ed)? to (?:call|run|execute|exec) (?:the )?(?:hccn_tool|npu-smi|ascend-dmi|msnpureport)\b|"
+    # the operator compiler (TBE) would not start: its Python packages, the CANN environment
+    r"\bTbeInitialize\b.{0,40}\bfail|"
     # a tool that does not know a value it was given (LLVM's `bishengir-compile: for the --target
     # option: Cannot find option named 'X'!`): the installed toolchain does not support this chip
     r"for the -{1,2}[\w-]+ option: (?:Cannot find option named|[Uu]nknown|[Ii]nvalid)|"

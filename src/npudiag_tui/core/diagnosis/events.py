@@ -199,6 +199,10 @@ _LOADER = re.compile(
 )
 # the driver's tools missing where a service looks for them (a device plugin's container), or any
 # program Go's exec cannot find; read only on lines that say "not found" (common first letters)
+# a call to one of the driver's tools that failed (`Failed to call hccn_tool, try to read
+# /etc/hccn.conf instead`): the machine's set-up refused what a script asked of it
+_DRIVER_TOOL_FAILED = re.compile(r"\b[Ff]ail(?:ed)? to (?:call|run|execute|exec) (?:the )?(?:hccn_tool|npu-smi|ascend-dmi|"
+                                 r"msnpureport)\b")
 _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not found\b|executable file not found in \$PATH")
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
@@ -220,6 +224,9 @@ _RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
 _PARENT_GONE = re.compile(r"\bmain process disappeared\b")
 _CORRUPTION_SEEN = re.compile(r"(?i)(?<!\bno )\bcorruption detected\b")
 _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
+# a line that is only the shell command sourcing CANN's environment script (a post's list of the
+# commands run), not a message asking for it
+_SOURCES_SET_ENV = re.compile(r"^\s*(?:[$#>] )?(?:sudo )?(?:source|\.) +\S*set_env\.(?:ba)?sh(?: +--?[\w=-]+)*\s*;?\s*$")
 # torch_npu looking up a CANN function by name and not finding it in the loaded libraries
 # (`Warning: Failed to find function aclsysGetCANNVersion`): a CANN older than the build expects
 _MISSING_FUNCTION = re.compile(r"\bFailed to find function \w+")
@@ -515,6 +522,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if _CHAIN_HEAD.match(stripped) or _CHAIN_LINK.match(stripped):
         return K.WRAPPER, Level.ERROR, info
     if _LOADER.search(stripped):
+        if _SOURCES_SET_ENV.match(stripped):
+            return K.CONTEXT, Level.INFO, info  # the command that sets the environment up, as typed
         if logger_level == "WARNING" and tolerated_import(stripped):
             # the application caught a module's absence and said, by its WARNING, that it goes on
             # without it (vllm-ascend's `Failed to import vllm_ascend_C:No module named …` disables
@@ -531,7 +540,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.BENIGN, Level.WARNING, info
     if _REPORT_BOOKKEEPING.search(stripped):  # a plog line whose header a copy garbled, too
         return K.WRAPPER, Level.ERROR, info
-    if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped):
+    if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped) or _DRIVER_TOOL_FAILED.search(stripped):
         return K.ENV, Level.ERROR, info
     if _RETURN_ERR.search(stripped) or _CORRUPTION_SEEN.search(stripped):
         # a call's status as a tool reports it (hccl_test); a check that found data corrupted

@@ -1107,8 +1107,9 @@ class NpuDiagApp(App[int]):
     def _goto_mark(self, kind: str, forward: bool, wrap: bool = False) -> None:
         """Move to the next mark in time order over every visible pane, or in the focused pane
         only when `x` says so (#11 item 5). Each other pane's walk starts at the moment the
-        focused pane is on (views.mark_walk_start), whether or not it has followed there yet:
-        worked out here, never waiting for the alignment worker. Marks at one moment are
+        focused pane is on (views.mark_walk_start; a merged pane's by the files' counts there,
+        views.window_mark_from_moment), whether or not it has followed there yet: worked out
+        here, never waiting for the alignment worker. Marks at one moment are
         ordered by pane, so e and E walk one order and come back the same way."""
         focused = self.focused_view()
         if focused is None:

@@ -4770,3 +4770,18 @@ def test_the_operator_compiler_that_would_not_start_is_the_environment(tmp_path)
             "RuntimeError: TbeInitialize running failed.\n")
     ws, d = diagnose(tmp_path, {"train.log": text})
     assert d.category == "environment"
+
+
+def test_a_device_that_could_not_be_opened_is_the_environment(tmp_path):
+    """A runtime that could not open the device, before any work ran on it: its driver, its
+    libraries, or a device that is taken or not visible."""
+    text = ("[ERROR] ME(26748,7f6c73867fc0,benchmark):2026-03-11-09:51:54.833.515 [model_infer.cc:59] Init] Acl open "
+            "device 0 failed.\n"
+            "[ERROR] ME(26748,7f6c73867fc0,benchmark):2026-03-11-09:51:54.833.727 [model_impl.cc:413] "
+            "BuildByBufferImpl] compile graph failed.\n")
+    ws, d = diagnose(tmp_path, {"bench.log": text})
+    assert "Acl open device 0 failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a stream the runtime could not close is the runtime's objects, not the set-up
+    ws, d = diagnose(tmp_path / "b", {"bench.log": text.replace("Acl open device 0 failed.", "Acl close stream 0 failed.")})
+    assert d.category == "stream_event"

@@ -155,6 +155,9 @@ _ENV_TEXT = re.compile(
     r"\b[Ff]ail(?:ed)? to (?:call|run|execute|exec) (?:the )?(?:hccn_tool|npu-smi|ascend-dmi|msnpureport)\b|"
     # the operator compiler (TBE) would not start: its Python packages, the CANN environment
     r"\bTbeInitialize\b.{0,40}\bfail|"
+    # a device that could not be opened (`Acl open device 0 failed`, `Failed to open device`): the
+    # driver, its libraries, or a device that is occupied or not visible, before any work ran on it
+    r"\b[Oo]pen device \d+ failed\b|\b[Ff]ailed to open (?:the )?device\b|"
     # a tool that does not know a value it was given (LLVM's `bishengir-compile: for the --target
     # option: Cannot find option named 'X'!`): the installed toolchain does not support this chip
     r"for the -{1,2}[\w-]+ option: (?:Cannot find option named|[Uu]nknown|[Ii]nvalid)|"

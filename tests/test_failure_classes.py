@@ -4499,14 +4499,14 @@ def test_torch_npus_status_description_stays_with_the_escaped_fragment(tmp_path)
 
 
 def test_a_device_that_could_not_be_set_up_is_the_environment(tmp_path):
-    """A driver call that could not open the device, under a call layer that reports 507033
+    """A driver call that could not set the device up, under a call layer that reports 507033
     (device set-up failed) and nothing that says why: the set-up itself, not the job."""
     text = ("[INFO] acl init success\n"
-            "\tFailed to open device, retCode=0x7020014, deviceId=3.[FUNC:Init][FILE:device.cc][LINE:211]\n"
-            "\topen device 3 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:162]\n"
-            "[ERROR] acl open device 3 failed\n")
+            "\tFailed to init device context, retCode=0x7020014, deviceId=3.[FUNC:Init][FILE:device.cc][LINE:211]\n"
+            "\tset device 3 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:162]\n"
+            "[ERROR] acl set device 3 failed\n")
     ws, d = diagnose(tmp_path, {"infer.log": text})
-    assert "Failed to open device" in anchor_text(ws, d)
+    assert "Failed to init device context" in anchor_text(ws, d)
     assert d.category == "environment"
     # look-alike: the same call failing with a core's fault is the device's
     ws, d = diagnose(tmp_path / "b", {"infer.log": text.replace("507033", "507015")})

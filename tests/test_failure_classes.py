@@ -4785,3 +4785,21 @@ def test_a_device_that_could_not_be_opened_is_the_environment(tmp_path):
     # look-alike: a stream the runtime could not close is the runtime's objects, not the set-up
     ws, d = diagnose(tmp_path / "b", {"bench.log": text.replace("Acl open device 0 failed.", "Acl close stream 0 failed.")})
     assert d.category == "stream_event"
+
+
+def test_an_earlier_runs_error_in_an_appended_log_does_not_silence_a_lone_status(tmp_path):
+    """A status printed with nothing near it that tells why ranks like an exception; an error a
+    day before at the top of the same appended log belongs to another run and tells nothing."""
+    def log(oom_day: str) -> str:
+        return ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n"
+                f"[ERROR] 2026-02-{oom_day}-17:05:22 (PID:1111, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"
+                "(VllmWorker rank=0 pid=48) ERROR 02-24 17:09:23 [multiproc_executor.py:546] RuntimeError: "
+                "create_config:torch_npu/csrc/distributed/HCCLUtils.cpp:148 HCCL function error: "
+                "hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 5\n"
+                "(VllmWorker rank=0 pid=48) ERROR 02-24 17:09:23 [multiproc_executor.py:546] [ERROR] "
+                "2026-02-24-17:09:22 (PID:48, Device:0, RankID:-1) ERR02200 DIST call hccl api failed.\n")
+    ws, d = diagnose(tmp_path, {"serve.log": log("23")})
+    assert "hcclCommInitRootInfoConfig" in anchor_text(ws, d)
+    # look-alike: the same error four minutes before, in the same run, is the one told
+    ws, d = diagnose(tmp_path / "b", {"serve.log": log("24")})
+    assert "NPU out of memory" in anchor_text(ws, d)

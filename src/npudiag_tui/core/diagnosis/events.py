@@ -1323,6 +1323,8 @@ def _demote_message_fetch(events: list[ErrorEvent]) -> None:
 
 LONE_STATUS_WINDOW_LINES = 60
 """How far (in lines of the same file) an explaining event may sit from a wrapper's status."""
+LONE_STATUS_WINDOW_US = 600 * 1_000_000
+"""... and how far in time (an episode's gap, engine.EPISODE_GAP_S)."""
 
 
 # the runtime's optional PCIe-BAR buffer pool for host-to-device copies: when the driver cannot map it
@@ -1374,7 +1376,10 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
         told = any(e is not ev and e.kind.tier <= 3 and statuses & set(e.numeric.items()) for e in events)
         if not told and not any(
                 e.ref.file_id == ev.ref.file_id and abs(e.ref.line - ev.ref.line) <= LONE_STATUS_WINDOW_LINES
-                and (e.pid is None or ev.pid is None or e.pid == ev.pid) for e in explained):
+                and (e.pid is None or ev.pid is None or e.pid == ev.pid)
+                # (an earlier run's error at the top of an appended log explains nothing of this one)
+                and (e.time is None or ev.time is None or abs(e.time - ev.time) <= LONE_STATUS_WINDOW_US)
+                for e in explained):
             ev.kind = K.EXCEPTION
 
 

@@ -1323,8 +1323,9 @@ def _demote_message_fetch(events: list[ErrorEvent]) -> None:
 
 LONE_STATUS_WINDOW_LINES = 60
 """How far (in lines of the same file) an explaining event may sit from a wrapper's status."""
-LONE_STATUS_WINDOW_US = 600 * 1_000_000
-"""... and how far in time (an episode's gap, engine.EPISODE_GAP_S)."""
+LONE_STATUS_WINDOW_US = 7200 * 1_000_000
+"""... and how far in time: within engine.STALE_GAP_S a peer's failure may be what a victim's
+status reports (HCCL's execution timeout is 30 min); further back lies another run."""
 
 
 # the runtime's optional PCIe-BAR buffer pool for host-to-device copies: when the driver cannot map it

@@ -505,7 +505,7 @@ def mark_walk_start(timeline: "Timeline | WindowTimeline", ref: tuple[int, int] 
     if pos is not None or when is None:
         return pos
     n = len(timeline)
-    t = when if forward == ties_ahead else when + 1
+    t = _walk_moment(when, forward, ties_ahead)
     first = timeline.position_at_time(t) if n else 0  # the first line at t or later (n - 1 at most)
     if n and first == n - 1:
         last = timeline.time_at(n - 1)
@@ -519,6 +519,12 @@ def mark_walk_start(timeline: "Timeline | WindowTimeline", ref: tuple[int, int] 
             break
         first -= 1
     return first - 1 if forward else first
+
+
+def _walk_moment(when: int, forward: bool, ties_ahead: bool) -> int:
+    """The time the lines ahead of a walk start at: the moment itself when the lines at it are
+    ahead (the panes' order puts them there), else the next microsecond."""
+    return when if forward == ties_ahead else when + 1
 
 
 def line_time_or_none(timeline: "WindowTimeline", line: tuple[int, int] | None) -> int | None:
@@ -548,10 +554,10 @@ def window_mark_from_moment(timeline: "WindowTimeline", refs: "Sequence[tuple[in
     if cut is None:
         if when is None:
             return None
-        t = when if forward == ties_ahead else when + 1
+        t = _walk_moment(when, forward, ties_ahead)
 
         def reaches(f: int, line: int) -> bool:  # an estimated time at t already
-            shown = timeline.line_time(f, line)
+            shown = line_time_or_none(timeline, (f, line))
             return shown is not None and shown >= t
 
         cut = timeline.cut_at_time(t, reaches, WALK_BACK_LINES)

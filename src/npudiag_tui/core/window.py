@@ -322,15 +322,19 @@ class WindowTimeline:
     def _count_before(self, t: int) -> int:
         return sum(self._feed(f).before(t) for f in self.file_ids)
 
-    def _position(self, fid: int, c: int, key: int) -> int:
-        """Lines with a smaller key, ties in files before this one, and c (this file's own)."""
-        pos, seen = 0, False
+    def _cut(self, fid: int, c: int, key: int) -> dict[int, int]:
+        """Each file's lines before line c of file fid (key `key`): those with a smaller key,
+        ties in files before this one (the merge's order), and c of its own."""
+        cut, seen = {}, False
         for f in self.file_ids:
             if f == fid:
-                pos, seen = pos + c, True
+                cut[f], seen = c, True
             else:
-                pos += self._feed(f).before(key if seen else key + 1)
-        return pos
+                cut[f] = self._feed(f).before(key if seen else key + 1)
+        return cut
+
+    def _position(self, fid: int, c: int, key: int) -> int:
+        return sum(self._cut(fid, c, key).values())
 
     def _sync(self) -> int:
         """Catch up with growth and give the line total. Only this takes the lock: what a
@@ -361,8 +365,7 @@ class WindowTimeline:
         return min(self._count_before(t), max(n - 1, 0))
 
     def time_at(self, i: int) -> int | None:
-        f, line = self.at(i)
-        return self.ws.times.line_time(f, line).us
+        return self.line_time(*self.at(i))
 
     def _key_range(self) -> tuple[int, int]:
         lo, hi = _BIG, _NEG
@@ -536,7 +539,7 @@ class WindowTimeline:
 
     # A cut splits the merged order in two without a position: each file's count of the lines
     # before it. A walk from another pane's moment needs only the cut there, not the pages
-    # around it (a cold merged page is ~70 ms on the 1 GB bench tree: e waited for two).
+    # around it (a cold merged page costs ~70 ms on the 1 GB bench tree).
     def cut_at_line(self, file_id: int, line: int, after: bool) -> dict[int, int]:
         """The cut just after (before) a line of this view: the lines before its place, that
         line too when `after`."""
@@ -544,13 +547,8 @@ class WindowTimeline:
         c = self._feed(file_id).count_of(line) if file_id in self._file_set else None
         if c is None:
             raise ValueError(f"line {line} of file {file_id} is not in this view")
-        key = next(iter(self._feed(file_id).keys_from(c)), _NEG)
-        cut, seen = {}, False
-        for f in self.file_ids:  # ties: files before this one first (_position)
-            if f == file_id:
-                cut[f], seen = c + 1 if after else c, True
-            else:
-                cut[f] = self._feed(f).before(key if seen else key + 1)
+        cut = self._cut(file_id, c, next(iter(self._feed(file_id).keys_from(c)), _NEG))
+        cut[file_id] += 1 if after else 0
         return cut
 
     def cut_at_time(self, t: int, reaches: Callable[[int, int], bool] | None = None,

@@ -1109,8 +1109,8 @@ class NpuDiagApp(App[int]):
         only when `x` says so (#11 item 5). Each other pane's walk starts at the moment the
         focused pane is on (views.mark_walk_start; a merged pane's by the files' counts there,
         views.window_mark_from_moment), whether or not it has followed there yet: worked out
-        here, never waiting for the alignment worker. Marks at one moment are
-        ordered by pane, so e and E walk one order and come back the same way."""
+        here, never waiting for the alignment worker. Marks at one moment are ordered by pane,
+        so e and E walk one order and come back the same way."""
         focused = self.focused_view()
         if focused is None:
             return
@@ -1127,16 +1127,16 @@ class NpuDiagApp(App[int]):
         mine: tuple[tuple[int, int] | None, int] | None = None  # the focused pane's own find: line, position
         for view in panes:
             pos: int | None = None
+            ties_ahead = (order.get(id(view), -1) > own) == forward  # the pane order breaks ties of time
             if view is focused:
                 pos = self._next_mark_in(view, kind, forward, wrap and len(panes) == 1)
                 line = None if pos is None else view.ref_at(pos)
                 mine = None if pos is None else (line, pos)
             elif isinstance(view.timeline, WindowTimeline):
                 line = views.window_mark_from_moment(view.timeline, self._mark_refs(kind), ref, when, forward,
-                                                     ties_ahead=(order[id(view)] > own) == forward)
+                                                     ties_ahead)
             else:
-                start = views.mark_walk_start(view.timeline, ref, when, forward,
-                                              ties_ahead=(order[id(view)] > own) == forward)
+                start = views.mark_walk_start(view.timeline, ref, when, forward, ties_ahead)
                 pos = self._next_mark_in(view, kind, forward, False, start)
                 line = None if pos is None else view.ref_at(pos)
             if line is None and pos is None:

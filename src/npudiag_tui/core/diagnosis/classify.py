@@ -41,6 +41,10 @@ _ENV_CODES = {"E40020", "E40002", "E30006", "EJ0001", "E40024", "E40003",
               # format, shape), which is the operator's own support
               "EZ0501", "EZ3003"}
 _MEM_CODES = {"EL0004", "EI0011"}
+# the graph engine checking the tensors an application hands a loaded model when it runs
+# (E19025 Input Tensor Error: `The input memory provided by the user … is smaller than op_size`):
+# the inputs do not fit the model's shapes and sizes, at execution, not while compiling
+_INPUT_TENSOR_CODES = {"E19025"}
 # the runtime's objects exhausted (EL0006 the resources, EL0008-EL0013 events, streams, notifies,
 # models, the service and CDQM queues): too many of them asked for, as a captured graph does
 _STREAM_CODES = {"EE1002", "EL0006", "EL0008", "EL0009", "EL0010", "EL0011", "EL0012", "EL0013"}
@@ -329,11 +333,6 @@ def category_of_code(code: str) -> str | None:
         return "compile"
     return None
 
-
-# the graph engine checking the tensors an application hands a loaded model when it runs
-# (E19025 Input Tensor Error: `The input memory provided by the user … is smaller than op_size`):
-# the inputs do not fit the model's shapes and sizes, at execution, not while compiling
-_INPUT_TENSOR_CODES = {"E19025"}
 
 
 # aclError names (reference/numeric_codes.json) -> category, most specific words first

@@ -4803,3 +4803,80 @@ def test_an_earlier_runs_error_in_an_appended_log_does_not_silence_a_lone_status
     # look-alike: the same error four minutes before, in the same run, is the one told
     ws, d = diagnose(tmp_path / "b", {"serve.log": log("24")})
     assert "NPU out of memory" in anchor_text(ws, d)
+
+
+def test_a_native_library_or_extension_that_would_not_load_is_the_environment(tmp_path):
+    """A loader failure names the library by its file (`libdcmi.so`) or the package's compiled
+    ops; the hint that lists possible reasons (`errors while compiling … from source`) is not a
+    compile failure of this run."""
+    ws, d = diagnose(tmp_path / "a", {"tool.log": "[root@host]# ascend-dmi -c\nFailed to load the libdcmi.so dynamic "
+                                                    "library. Check the environment configuration dependency.\n"})
+    assert d.category == "environment"
+    text = ("Traceback (most recent call last):\n"
+            '  File "/x/torchvision/extension.py", line 63, in _assert_has_ops\n'
+            "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are "
+            "incompatible, or if you had errors while compiling torchvision from source.\n")
+    ws, d = diagnose(tmp_path / "b", {"train.log": text})
+    assert d.category == "environment"
+    # look-alike: a kernel that failed to compile is a compile failure, whatever it loads after
+    ws, d = diagnose(tmp_path / "c", {"train.log": "RuntimeError: Failed to compile kernel add_custom: errors while "
+                                                   "compiling the custom ops\n"})
+    assert d.category == "compile"
+
+
+def test_software_that_cannot_read_the_chips_name_is_the_environment(tmp_path):
+    """The runtime asking the driver which SoC it runs on, and getting nothing: a stack too old
+    for the chip, or a container without the driver's files."""
+    line = ("[ERROR] DEVICE(384,ffffb37b1010,python):2025-10-20-09:54:58.317.312 [mindspore/ccsrc/plugin/device/"
+            "ascend/hal/hardware/ge_device_context.cc:557] SetContextSocVersion] Get soc name failed.\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": line})
+    assert d.category == "environment"
+    # look-alike: a stream the runtime failed to get is its objects, not the set-up
+    ws, d = diagnose(tmp_path / "b", {"run.log": line.replace("Get soc name failed.", "Get stream failed.")})
+    assert d.category == "stream_event"
+
+
+def test_an_api_removed_by_a_newer_release_of_a_package_is_the_environment(tmp_path):
+    """`np.float_ was removed in the NumPy 2.0 release`: the installed package is newer than the
+    code that calls it; a package name in the hint below (`hccl`) routes nothing."""
+    text = ("[ERROR] ME(158838:281472936417664,MainProcess):2024-08-03-16:18:41.796.176 [mindspore/run_check/"
+            "_check_version.py:388] CheckFailed: `np.float_` was removed in the NumPy 2.0 release. Use `np.float64` "
+            "instead.\n"
+            "[ERROR] ME(158838:281472936417664,MainProcess):2024-08-03-16:18:41.796.376 [mindspore/run_check/"
+            "_check_version.py:389] MindSpore relies on whl packages of \"te\" and \"hccl\" in the \"latest\" folder.\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": text})
+    assert "was removed in the NumPy 2.0 release" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a rank removed from a communicator is the collective's own failure
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: rank 3 was removed from the HCCL communicator after a "
+                                                 "link failure\n"})
+    assert d.category == "communication"
+
+
+def test_a_build_without_a_compiler_is_the_environment(tmp_path):
+    """CMake finding no compiler for a language the project uses: the toolchain is not
+    installed or not on the path, not a fault of the sources."""
+    text = ("      -- The CXX compiler identification is unknown\n"
+            "      CMake Error at CMakeLists.txt:14 (project):\n"
+            "        No CMAKE_CXX_COMPILER could be found.\n"
+            "      -- Configuring incomplete, errors occurred!\n")
+    ws, d = diagnose(tmp_path / "a", {"build.log": text})
+    assert "No CMAKE_CXX_COMPILER could be found" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the compiler found and refusing the sources is a compile failure
+    ws, d = diagnose(tmp_path / "b", {"build.log": "csrc/kernels/add.cpp:12:5: error: 'foo' was not declared in this "
+                                                   "scope\n"})
+    assert d.category == "compile"
+
+
+def test_an_operator_named_in_brackets_routes_to_operator(tmp_path):
+    """Paddle names an operator `op [pd_op.full_with_tensor]`: a kernel of that operator that
+    does not fit its definition on this device is the operator's."""
+    line = ("RuntimeError: (PreconditionNotMet) op [pd_op.full_with_tensor] kernel output args (0) defs should equal "
+            "op outputs (1)\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": line})
+    assert d.category == "operator"
+    # look-alike: a bracketed word after "op" that is no operator's name (a sentence) routes nothing
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: (PreconditionNotMet) stop [now] requested before "
+                                                 "the reader was ready\n"})
+    assert d.category != "operator"

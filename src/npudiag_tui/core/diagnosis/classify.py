@@ -173,6 +173,18 @@ _ENV_TEXT = re.compile(
     r"\bvalidation errors? for [A-Z]\w*|\bValue error, |"
     # an inference engine whose installed release has no implementation of the model asked for
     r"[Uu]nsupported model (?:type|arch\w*)|[Mm]odel (?:type|architectures?) .{0,120}\b(?:is|are) not supported|"
+    # a package's compiled extension that would not load (torchvision's `Couldn't load custom C++ ops`):
+    # a build of another release than the framework, whatever reasons its hint lists
+    r"\b(?:[Cc]ould(?:n't| not)|[Cc]an(?:not|'t)|[Uu]nable to) load (?:the )?(?:custom |native |compiled )?"
+    r"(?:C\+\+ |C )?(?:ops|extensions?|librar(?:y|ies))\b|"
+    # the runtime asking the driver which chip it runs on and getting no answer (`Get soc name
+    # failed`): a stack too old for the chip, or a container without the driver's files
+    r"(?i:\bget (?:the )?soc ?(?:name|version)\b.{0,20}\bfail)|"
+    # an API that a newer release of a package took away (`np.float_ was removed in the NumPy 2.0
+    # release`): the installed package is of another release than the code calling it
+    r"\bwas removed in (?:the )?[\w.-]+ v?\d[\w.]* release\b|"
+    # a build that finds no compiler for a language the project uses: the toolchain is not installed
+    r"\bNo CMAKE_\w+_COMPILER could be found\b|"
     + SO_LOAD_FAILED + "|" + HOST_LIMIT
 )
 _DEVICE_TEXT = re.compile(
@@ -217,7 +229,8 @@ _COMPILE_TEXT = re.compile(
 _ENV_INIT = re.compile(r"[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
-                      r"[Kk]ernel param|\bop\[|(?<!\w)\w+Operation (?:setup|CreateOperation) failed|\batb::|"  # ATB operations
+                      # an operator named in brackets, Paddle's by its dialect too (`op [pd_op.full_with_tensor]`)
+                      r"[Kk]ernel param|\bop\[|\bop \[\w+(?:\.\w+)+\]|(?<!\w)\w+Operation (?:setup|CreateOperation) failed|\batb::|"  # ATB operations
                       # a traceback frame in torch_npu's operator plug-in (its ATB and aclnn bindings):
                       # the call an operator refused, whatever its bare message (`setup failed!`)
                       r"\btorch_npu/op_plugin/|"

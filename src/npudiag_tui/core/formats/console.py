@@ -95,7 +95,8 @@ TORCH_NPU_FUNC_RE = Anchored(
 # torch_npu before the `function error` wording: `NPU error,NPU error code is:100000`
 OLD_TORCH_WRAPPER_RE = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
 # a plugin or library that could not be loaded by its `.so` name ("Fail to load so file x.so")
-SO_LOAD_FAILED = r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?so\b"
+# (or named by its file: `Failed to load the libdcmi.so dynamic library`)
+SO_LOAD_FAILED = r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?(?:so\b|lib[\w+-]*\.so\b)"
 # two installed parts of different releases (`The opp version of the model does not match the current
 # opp run package`, MindSpore's `MindSpore version 2.3.1 and … version 7.5 does not match`)
 RELEASES_DIFFER = (r"\bversion\b.{0,120}\b(?:(?:does not|doesn't|do not) match|are expected to be "

@@ -4880,3 +4880,34 @@ def test_an_operator_named_in_brackets_routes_to_operator(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: (PreconditionNotMet) stop [now] requested before "
                                                  "the reader was ready\n"})
     assert d.category != "operator"
+
+
+def test_a_compilers_own_wording_routes_to_compile_without_its_location(tmp_path):
+    """GCC's `'X' was not declared in this scope` is a compiler's diagnostic even when the
+    report kept only its `error:` part; a type named like a stream does not make it a stream's."""
+    text = ("error: 'cudaStream_t' was not declared in this scope\n"
+            "  127 |     CHECK_ACLRT(aclrtMemsetAsync(ptr, count, value, count, (cudaStream_t)stream));\n")
+    ws, d = diagnose(tmp_path / "a", {"build.log": text})
+    assert d.category == "compile"
+    # look-alike: a runtime that could not create a stream is the runtime's objects
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: the stream was not created in this context\n"})
+    assert d.category == "stream_event"
+
+
+def test_the_kv_transfer_library_named_by_its_source_file_routes_to_communication(tmp_path):
+    """HIXL, LLMDataDist and a transfer engine's transports move the KV cache over the devices'
+    links: a failure raised in their sources (`[FILE:hixl_impl.cc]`, glog's `transport.cpp:460`)
+    is the link's, whatever check its message words (`must > 0`)."""
+    ws, d = diagnose(tmp_path / "a", {"run.log": "E19999[PID: 1340518]:  timeout_in_millis:0 must > 0[FUNC:Connect]"
+                                                 "[FILE:hixl_impl.cc][LINE:235]\n"})
+    assert d.category == "communication"
+    ws, d = diagnose(tmp_path / "b", {"run.log": "E0805 09:42:09.763501 80495 ascend_direct_transport.cpp:460 Register "
+                                                 "mem ret:103900.\n"})
+    assert d.category == "communication"
+    ws, d = diagnose(tmp_path / "c", {"run.log": "(VllmWorker rank=0 pid=90674) RuntimeError: "
+                                                 "LLMDataDistCMgrConnectorWorker: Linking failed, comm id: 1\n"})
+    assert d.category == "communication"
+    # look-alike: the same check raised in an operator's tiling source is the operator's
+    ws, d = diagnose(tmp_path / "d", {"run.log": "E19999[PID: 1340518]:  block_dim:0 must > 0[FUNC:Tiling]"
+                                                 "[FILE:matmul_tiling.cc][LINE:235]\n"})
+    assert d.category == "operator"

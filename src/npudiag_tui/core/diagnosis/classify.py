@@ -223,7 +223,11 @@ _COMPILE_TEXT = re.compile(
     # FakeTensor tracing an operator whose output shape depends on its data (`dynamic shape operator:
     # aten.bincount.default; Operator does not have a meta kernel that supports dynamic output
     # shapes`): torch.compile or graph capture cannot trace it, whatever the operator computes
-    r"\bmeta kernel\b|\bDynamicOutputShapeException\b|\bDataDependentOutputException\b|\bGuardOnDataDependentSymNode\b"
+    r"\bmeta kernel\b|\bDynamicOutputShapeException\b|\bDataDependentOutputException\b|\bGuardOnDataDependentSymNode\b|"
+    # a C++ compiler's own wording, kept when a report cut the diagnostic's location (GCC's `error:
+    # 'cudaStream_t' was not declared in this scope`): the sources do not build here
+    r"\bwas not declared in this scope\b|\bdoes not name a type\b|\bhas no member named\b|"
+    r"\bno matching function for call to\b"
 )
 # the error manager's step report that an environment failed to initialise (`[Init][Env]init env failed!`)
 _ENV_INIT = re.compile(r"[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed")
@@ -271,7 +275,7 @@ _COMM_TEXT = re.compile(
     r"[Cc]onnect(?:ion)? (?:timeout|timed out) to\b|"  # a peer that never answered the link's set-up
     # the KV-cache transfer between prefill and decode instances (LLMDataDist, Mooncake's transfer
     # engine) runs over the devices' links: its failures are a link's
-    r"\bLLMDataDist\b|\bllm_?datadist\b|\bLlmData\w+|\bLLM_LINK_FAILED\b|\bLLMException\b|"
+    r"\bLLMDataDist\w*|\bllm_?datadist\b|\bLlmData\w+|\bLLM_LINK_FAILED\b|\bLLMException\b|"
     r"[Mm]ooncake transfer|\b[Tt]ransfer (?:slice|batch|request)s? failed|\b(?:[Ss]ync )?batch data transfer\b|"
     r"\bKV ?(?:cache )?transfer\b|\bkv_transfer\b"
 )
@@ -294,6 +298,11 @@ _CRASH_EVIDENCE = re.compile(
     r"\b(?:received|caught|killed by|terminated by|died with|exited with|exited by|exit by) (?:fatal )?signal\b|"
     r"\bexit ?code\s*:?\s*-(?:4|6|7|8|9|11)\b|\bexit(?:ed with)? (?:code|status) 13[49]\b"
 )
+# the sources of the libraries that move the KV cache over the devices' links (HIXL, LLMDataDist, a
+# transfer engine's or HCCL's transports), named by a line's location (`[FILE:hixl_impl.cc]`,
+# glog's `ascend_direct_transport.cpp:460`): a failure raised there is the link's
+_TRANSFER_SOURCE = re.compile(r"(?<![\w.-])(?:\w+_)?(?:hixl|llm_?datadist|transport)\w*\.(?:cc|cpp|cxx|h|hpp|py)\b",
+                              re.I)
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
 _SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?"
                          # MindSpore's function tag after it (`model_converter.cc:200] operator()] …`)
@@ -679,6 +688,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "environment"
     if anchor.module == "PRE_ACT":  # MindSpore's device memory pre-allocator
         return "memory"
+    if any(_TRANSFER_SOURCE.search(t) for t in (anchor.text, anchor.detail or "")):  # the module, before its words
+        return "communication"
     for text in [body] + [message_body(e.detail or e.text) for e in _near_the_raise(anchor, group)]:
         for pattern, cat in ((_ENV_INIT, "environment"), (_MEM_TEXT, "memory"), (_DEVICE_TEXT, "device"),
                              (_COMM_TEXT, "communication"),

@@ -4911,3 +4911,29 @@ def test_the_kv_transfer_library_named_by_its_source_file_routes_to_communicatio
     ws, d = diagnose(tmp_path / "d", {"run.log": "E19999[PID: 1340518]:  block_dim:0 must > 0[FUNC:Tiling]"
                                                  "[FILE:matmul_tiling.cc][LINE:235]\n"})
     assert d.category == "operator"
+
+
+def _sink_mode_log(between: str = "") -> str:
+    return ("[WARNING] MD(17532,fffd117fa1e0,python):2026-03-09-20:18:49.009.973 [mindspore/ccsrc/minddata/dataset/"
+            "engine/datasetops/data_queue_op.cc:832] DetectPerBatchTime] Bad performance attention, it takes more than "
+            "25 seconds to fetch a batch of data from dataset pipeline, which might result `GetNext` timeout problem.\n"
+            + between +
+            "[ERROR] DEVICE(17532,fffe74f491e0,python):2026-03-09-20:18:50.318.418 [mindspore/ccsrc/plugin/device/ascend/"
+            "hal/device/ascend_kernel_runtime.cc:745] DumpTaskExceptionInfo] Task fail infos task_id: 2, stream_id: "
+            "1060, tid: 17532, device_id: 0, retcode: 507011 ( model execute failed)\n")
+
+
+def test_a_data_pipeline_too_slow_for_the_device_explains_the_bare_task_failure_after_it(tmp_path):
+    """In MindSpore's sink mode the device's GetNext waits for host data; MindData warns when a
+    batch takes too long, and a task failure with no cause of its own right after it is that
+    wait giving up: the warning is the cause, and the advice is about the data pipeline."""
+    ws, d = diagnose(tmp_path / "a", {"train.log": _sink_mode_log()})
+    assert "to fetch a batch of data" in anchor_text(ws, d)
+    assert d.category == "device"
+    assert any("dataset" in a.action for a in d.next_actions)
+    # look-alike: an explicit error of its own between them says why; the warning stays a warning
+    own = ("[ERROR] MD(17532,fffd117fa1e0,python):2026-03-09-20:18:49.900.000 [mindspore/ccsrc/minddata/dataset/"
+           "engine/datasetops/data_queue_op.cc:903] InterruptMaster] Unable to query real-time size of Mbuf channel: "
+           "abc, error code: 507899\n")
+    ws, d = diagnose(tmp_path / "b", {"train.log": _sink_mode_log(own)})
+    assert "Mbuf channel" in anchor_text(ws, d)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE
-from npudiag_tui.core.formats.console import channel, clean, strip_colours, strip_prefixes
+from npudiag_tui.core.formats.console import DATA_STARVED_NEEDLE, channel, clean, strip_colours, strip_prefixes
 from npudiag_tui.core.model import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,9 +35,10 @@ _ENVELOPED_HEAD = re.compile(rb"(?:> ?|`{1,3})\[(?:ERROR|WARNING|CRITICAL|EXCEPT
 _ENVELOPE_NEEDLES = (b"> [", b">[", b"`[")
 # A WARNING is kept only when it may carry a real error: causes are sometimes printed at
 # WARNING level (c10/NPU warnings with a code), other warnings are context.
-# (and a warning that dismisses the error above it, which the diagnosis must see)
+# (and a warning that dismisses the error above it, which the diagnosis must see, and MindData's
+# warning of a starved device, which may explain the failure after it)
 _WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe|"
-                            rb"ignore the (?:above|previous) error")
+                            rb"ignore the (?:above|previous) error|" + DATA_STARVED_NEEDLE.encode())
 _FOREIGN_BEFORE = 8  # header-less lines read back from a kept plog header
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")

@@ -7,9 +7,13 @@ and to show the same advice in the TUI and the JSON report. Text is the product'
 
 from __future__ import annotations
 
+import re
+
 from ..model import NextAction, Situation
-from ..formats.console import stop_signal
+from ..formats.console import DATA_STARVED, stop_signal
 from .classify import killed_notice
+
+_DATA_STARVED = re.compile(DATA_STARVED)
 
 MAX_ACTIONS = 5
 CAPTURE_CODES = range(107025, 107041)  # aclError graph-capture family
@@ -73,6 +77,8 @@ def _operator(s: Situation) -> list[NextAction]:
 
 
 def _device(s: Situation) -> list[NextAction]:
+    if _DATA_STARVED.search(s.text):
+        return _starved_device()
     return [
         _launch_blocking(s),
         NextAction(
@@ -89,6 +95,27 @@ def _device(s: Situation) -> list[NextAction]:
         NextAction(
             action="Run `npu-smi info` and check the device health and other processes on it",
             why="Rules out a device already in a bad state or shared with another job.",
+        ),
+    ]
+
+
+def _starved_device() -> list[NextAction]:
+    """The device's GetNext gave up waiting for the host's data (MindData warned first)."""
+    return [
+        NextAction(
+            action="Time the dataset pipeline alone (iterate the dataset without the model) and speed it up: more "
+            "num_parallel_workers, lighter per-sample transforms, prefetch, or a smaller batch",
+            why="In sink mode the device fetches each batch from a queue the host fills; when the host takes longer "
+            "than the device waits, the device's data-fetch task fails and the run stops.",
+        ),
+        NextAction(
+            action="Rerun with dataset_sink_mode=False to confirm",
+            why="Without sinking, the host hands each batch over itself: a slow pipeline then only slows the "
+            "run instead of failing it, which confirms the cause.",
+        ),
+        NextAction(
+            action="Check the host's CPU and disk load while the job runs (top, iostat)",
+            why="Other jobs on the host, or data read from a slow or remote disk, starve the pipeline too.",
         ),
     ]
 

@@ -224,6 +224,7 @@ _RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
 _PARENT_GONE = re.compile(r"\bmain process disappeared\b")
 _CORRUPTION_SEEN = re.compile(r"(?i)(?<!\bno )\bcorruption detected\b")
 _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
+_DATA_STARVED = re.compile(C.DATA_STARVED)
 # a line that is only the shell command sourcing CANN's environment script (a post's list of the
 # commands run), not a message asking for it
 _SOURCES_SET_ENV = re.compile(r"^\s*(?:[$#>] )?(?:sudo )?(?:source|\.) +\S*set_env\.(?:ba)?sh(?: +--?[\w=-]+)*\s*;?\s*$")
@@ -369,6 +370,8 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
             return K.WARNING_CODE
         if level == Level.WARNING and _RELEASES_DIFFER.search(msg):
             return K.WARNING_CODE  # kept only when a crash follows (_releases_differ_before_a_crash)
+        if level == Level.WARNING and _DATA_STARVED.search(msg):
+            return K.WARNING_CODE  # kept only when a bare task failure follows (_starved_device_before_a_task_failure)
         return K.CONTEXT
     dev = C.parse_device_exception(msg)
     if dev is not None:  # the runtime's record of a device fault, as on the console
@@ -787,6 +790,7 @@ class EventBuilder:
         events = [_detached(ev) for ev in self.raw] if detach else self.raw
         _releases_differ_before_a_crash(events)  # before a crash after it is read as its abort
         _missing_function_before_device_init(events)
+        _starved_device_before_a_task_failure(events)
         _reports_that_point_to_a_log(events)
         _demote_aborts(events)
         _demote_restating_exceptions(events)
@@ -1706,6 +1710,34 @@ def _missing_function_before_device_init(events: list[ErrorEvent]) -> None:
             if later.kind.tier <= 6 and _DEVICE_INIT.search(later.text):
                 explains = True
                 break
+        if not explains:
+            ev.kind = K.CONTEXT
+
+
+# a device task's failure reported with no cause of its own: MindSpore's task dump (`Task fail infos
+# … retcode: 507011 ( model execute failed)`), the GetNext op named, or the graph's run that failed
+_BARE_TASK_FAILURE = re.compile(r"\bmodel execute failed\b|\bTask fail infos\b|\bGetNext\b|\bRun task for graph\b")
+STARVED_WAIT_US = 120 * 1_000_000  # the failure follows the warning within this; MindData warns at 25 s a batch
+STARVED_WAIT_LINES = 60
+
+
+def _starved_device_before_a_task_failure(events: list[ErrorEvent]) -> None:
+    """MindData's warning that a batch took too long to fetch (sink mode: the device's GetNext
+    waits on the host) explains the device task failure that follows it in the same file when
+    that failure has no cause of its own (no code, nothing else failed between); otherwise the
+    warning stays a warning."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.WARNING_CODE or not _DATA_STARVED.search(ev.text):
+            continue
+        explains = False
+        for later in events[i + 1:]:
+            if later.ref.file_id != ev.ref.file_id or later.ref.line - ev.ref.line > STARVED_WAIT_LINES:
+                break
+            if later.kind.tier > 3 or later.kind == K.WARNING_CODE:
+                continue
+            explains = (_BARE_TASK_FAILURE.search(later.text) is not None and not later.codes
+                        and (ev.time is None or later.time is None or 0 <= later.time - ev.time <= STARVED_WAIT_US))
+            break
         if not explains:
             ev.kind = K.CONTEXT
 

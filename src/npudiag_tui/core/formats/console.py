@@ -97,6 +97,11 @@ OLD_TORCH_WRAPPER_RE = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
 # a plugin or library that could not be loaded by its `.so` name ("Fail to load so file x.so")
 # (or named by its file: `Failed to load the libdcmi.so dynamic library`)
 SO_LOAD_FAILED = r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?(?:so\b|lib[\w+-]*\.so\b)"
+# MindData's watch on the data pipeline in sink mode (`it takes more than 25 seconds to fetch a batch
+# of data from dataset pipeline, which might result GetNext timeout problem`): the device's GetNext
+# waits for what the host has not produced yet
+DATA_STARVED = r"\btakes? more than \d+ ?s(?:econds?)? to fetch a batch of data\b"
+DATA_STARVED_NEEDLE = "to fetch a batch of data"  # its literal part, for the scan's WARNING filter
 # two installed parts of different releases (`The opp version of the model does not match the current
 # opp run package`, MindSpore's `MindSpore version 2.3.1 and … version 7.5 does not match`)
 RELEASES_DIFFER = (r"\bversion\b.{0,120}\b(?:(?:does not|doesn't|do not) match|are expected to be "

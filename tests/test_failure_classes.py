@@ -4937,3 +4937,49 @@ def test_a_data_pipeline_too_slow_for_the_device_explains_the_bare_task_failure_
            "abc, error code: 507899\n")
     ws, d = diagnose(tmp_path / "b", {"train.log": _sink_mode_log(own)})
     assert "Mbuf channel" in anchor_text(ws, d)
+
+
+def test_g1_markdown_bold_around_pasted_lines_is_an_envelope(tmp_path):
+    """A reporter bolds the lines that matter (`**[rank0]: EZ9999: … fail.` … `failed.**`): the
+    markers are the paste's, and the detail under them is still the block's detail."""
+    text = ("[rank0]: RuntimeError: call aclnnArange failed, detail:EZ9999: Inner Error!\n"
+            "**[rank0]: EZ9999: [PID: 2075] 2025-07-09-06:39:54.780.150 Parse dynamic kernel config fail.\n"
+            "[rank0]:         TraceBack (most recent call last):\n"
+            "[rank0]:        AclOpKernelInit failed opType\n"
+            "[rank0]:        ArangeAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.**\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": text})
+    assert "Parse dynamic kernel config fail" in anchor_text(ws, d)
+    # look-alike: glibc's three stars open its own report, which stays crash evidence
+    ws, d = diagnose(tmp_path / "b", {"run.log": "*** Error in `python': double free or corruption (out): "
+                                                 "0x00007f2c3c000b20 ***\nAborted (core dumped)\n"})
+    assert "double free" in anchor_text(ws, d)
+
+
+def test_an_operator_missing_from_the_dispatcher_is_the_environment(tmp_path):
+    """PyTorch's `operator torchvision::nms does not exist`: the library that registers the
+    operator was built for another torch release (or not loaded), not a fault of the operator."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/x/torchvision/_meta_registrations.py", line 163, in <module>\n'
+            "RuntimeError: operator torchvision::nms does not exist\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": text})
+    assert d.category == "environment"
+    # look-alike: an operator that exists and refuses a dtype is the operator's
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: operator aclnnAdd does not support the dtype "
+                                                 "DT_INT16\n"})
+    assert d.category == "operator"
+
+
+def test_a_path_the_system_says_is_missing_is_a_failure_of_the_set_up(tmp_path):
+    """A tool's `<path>: No such file or directory` (the C library's words for ENOENT) is the
+    failure when nothing else failed: a build without the kernel's headers, a missing install."""
+    ws, d = diagnose(tmp_path / "a", {"build.log": "make -C /lib/modules/5.10.0-60.aarch64/build M=/root/driver\n"
+                                                   "/lib/modules/5.10.0-60.aarch64/build: No Such file or directory.\n"})
+    assert "No Such file or directory" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a probe's missing file before a real error is context for it, not the cause
+    text = ("/usr/local/Ascend/driver/tools/upgrade-tool.log: No such file or directory\n"
+            "Traceback (most recent call last):\n"
+            '  File "train.py", line 9, in <module>\n'
+            "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n")
+    ws, d = diagnose(tmp_path / "b", {"train.log": text})
+    assert "NPU out of memory" in anchor_text(ws, d)

@@ -61,6 +61,7 @@ _CONSOLE_KEYS = (
     "not found in",  # a tool not found where a service looks (`npu-smi not found in [...]`, Go's exec)
     "does not allow",  # a configuration checker refusing a setting (formats.console.SETTING_REFUSED)
     "errno",  # a system call's error number (`errno is 30`, Python's `[Errno 101] Network is unreachable`)
+    "no such file",  # the C library's words for ENOENT after a path (`/lib/modules/x/build: No such file …`)
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # an exception printed with an empty first line: its message is the lines after it, which may

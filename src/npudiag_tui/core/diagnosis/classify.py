@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from npudiag_tui.core.formats.codes import ERRNO_FORM, is_inner_code
 from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, LINK_UNDEFINED,
                                             OFFLINE_CONVERSION, is_build_line)
-from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, REFUSES_A_SETTING,
-                                              RELEASES_DIFFER, SO_LOAD_FAILED, clean, stop_signal, strip_prefixes)
+from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, PATH_MISSING,
+                                              REFUSES_A_SETTING, RELEASES_DIFFER, SO_LOAD_FAILED, clean, stop_signal, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
@@ -68,7 +68,7 @@ _ENV_TEXT = re.compile(
     r"\b(?:[Pp]ath|[Ff]ile|[Dd]irectory|[Ff]older|[Ww]eight)\b.{0,160}\bdoes(?: not|n't) exist\b|"
     # Python's own word for it (`FileNotFoundError: Unable to find '/root/data/gsm8k/train.parquet'`,
     # `[Errno 2] No such file or directory: 'x'`); a compiler's missing header keeps its own shape
-    r"\bFileNotFoundError\b|\bNo such file or directory: '|"
+    r"\bFileNotFoundError\b|\bNo such file or directory: '|" + PATH_MISSING + "|"
     # a model hub that cannot be reached (and no local copy): the network or proxy set-up
     r"\bcouldn't connect to '?https?://|\bMax retries exceeded with url\b|"
     # a service the job talks to that is not there (`Failed to connect to server: 192.168.0.19:7006`)
@@ -177,6 +177,9 @@ _ENV_TEXT = re.compile(
     # a build of another release than the framework, whatever reasons its hint lists
     r"\b(?:[Cc]ould(?:n't| not)|[Cc]an(?:not|'t)|[Uu]nable to) load (?:the )?(?:custom |native |compiled )?"
     r"(?:C\+\+ |C )?(?:ops|extensions?|librar(?:y|ies))\b|"
+    # PyTorch's dispatcher without an operator a library should have registered (`operator
+    # torchvision::nms does not exist`): that library built for another torch release, or not loaded
+    r"\boperator \w+::\w+ does not exist\b|"
     # the runtime asking the driver which chip it runs on and getting no answer (`Get soc name
     # failed`): a stack too old for the chip, or a container without the driver's files
     r"(?i:\bget (?:the )?soc ?(?:name|version)\b.{0,20}\bfail)|"

@@ -222,6 +222,7 @@ _PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
 _HOST_LIMIT = re.compile(C.HOST_LIMIT)
 _RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
 _PARENT_GONE = re.compile(r"\bmain process disappeared\b")
+_PATH_MISSING = re.compile(C.PATH_MISSING)
 _CORRUPTION_SEEN = re.compile(r"(?i)(?<!\bno )\bcorruption detected\b")
 _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
 _DATA_STARVED = re.compile(C.DATA_STARVED)
@@ -545,8 +546,9 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.WRAPPER, Level.ERROR, info
     if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped) or _DRIVER_TOOL_FAILED.search(stripped):
         return K.ENV, Level.ERROR, info
-    if _RETURN_ERR.search(stripped) or _CORRUPTION_SEEN.search(stripped):
-        # a call's status as a tool reports it (hccl_test); a check that found data corrupted
+    if _RETURN_ERR.search(stripped) or _CORRUPTION_SEEN.search(stripped) or _PATH_MISSING.match(stripped):
+        # a call's status as a tool reports it (hccl_test); a check that found data corrupted; a path
+        # the system says is missing (ENOENT): untyped, so anything more specific comes first
         return K.LOG_ERROR, Level.ERROR, info
     if _PARENT_GONE.search(stripped) or C.KILLED_NOTICE.match(stripped) or C.stop_signal(stripped):
         # workers noticing their parent's death, a shell noticing its child's: the consequence of

@@ -66,13 +66,15 @@ _BRACKET_LOGGER = re.compile(
 )
 # Envelopes around a line that carry no meaning of their own (transport noise): a Markdown quote, the
 # backticks of a pasted fence, a test runner's failure marker, a compose service column, a tag such
-# as `[RAW SERVER]`, and an application's own label (`CANN error: `, `RecentErrMsg: `) in front of a
+# as `[RAW SERVER]`, Markdown bold, and an application's own label (`CANN error: `, `RecentErrMsg: `) in front of a
 # CANN code or block. A bounded set, tried a bounded number of times, so a line cannot make it loop.
 _ENVELOPE = re.compile(
     r"^(?:> ?|`{1,3}(?=\S)|E {7}|[\w.-]+ {2,}\| |\[[A-Z]+ [A-Z]+\] "  # pytest's `E` column is 8 wide
     r"| *\d{1,7}\t"  # a line number and a tab: a paste from `cat -n` or an editor
     r"|\[[A-Z][A-Za-z]*\]\t>>> "  # MindIE's component marker (`[Model]\t>>> `, `[Tokenizer]\t>>> `)
-    r"|(?:\.{3,}|…+) ?(?=[EW][0-9A-Z]\d{4}[:\[ ]|\[ERROR\] ))"  # a paste's elision mark before a CANN line
+    r"|(?:\.{3,}|…+) ?(?=[EW][0-9A-Z]\d{4}[:\[ ]|\[ERROR\] )"  # a paste's elision mark before a CANN line
+    r"|\*\*(?=[^\s*])"  # Markdown bold that a reporter opened on a line (glibc's `*** Error` has three)
+    r")"
 )
 _APP_LABEL = re.compile(
     r"^(?:\[ERROR\] )?(?:[\w./-]+:\d+: )?(?![EW][0-9A-Z]\d{4}\b)[A-Za-z][\w]*(?: [A-Za-z]\w*)? ?(?:error|Error|ERROR|ErrMsg|Msg)?: ?"
@@ -112,6 +114,10 @@ HOST_LIMIT = (r"(?i:\bfile ?name (?:is )?too long\b|\bno space left on device\b|
               r"\bread-only file system\b|\btoo many open files\b|"
               # the host's network (ENETUNREACH, EHOSTUNREACH): a download or a peer it cannot reach
               r"\bnetwork is unreachable\b|\bno route to host\b)")
+# a tool's report that a path it needs is not there, in the C library's words for ENOENT
+# (`/lib/modules/5.10.0/build: No such file or directory.`): the whole line is the path and the
+# error (a compiler's missing header keeps its `fatal error:` shape; Python's `[Errno 2]` is an exception)
+PATH_MISSING = r"^\s*\S+: [Nn]o [Ss]uch [Ff]ile or [Dd]irectory\.?\s*$"
 TORCH_HEADER_RE = re.compile(
     r"\[ERROR\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) \(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\) (ERR\d{5}) (\w+) ?(.*)"
 )

@@ -43,13 +43,16 @@ def judge(case: Path) -> dict:
     text = a.get("fragment") or a.get("text") or ""
     wanted = [truth["first_causal_error_substring"], *truth.get("alt_anchor_substrings", [])]
     cats = {_label(truth["category"]), *(_label(c) for c in truth.get("alt_categories", []))}
+    anchored = any(s in text for s in wanted)
     return {
         "case": case.name,
-        "anchor": any(s in text for s in wanted),
+        "anchor": anchored,
         # a label may name equally right categories for a judgement call (alt_categories)
         "category": a.get("category") in cats,
         "category_exact": a.get("category") == _label(truth["category"]),
-        "cascade": any(s in text for s in truth.get("cascade_substrings", [])),
+        # a line that holds the anchor is no cascade pick, though a one-line paste (records run
+        # together, an issue title) holds the wrappers of the anchor on the same line
+        "cascade": not anchored and any(s in text for s in truth.get("cascade_substrings", [])),
         "got": f"{a.get('category')} {text[:140]!r}",
     }
 

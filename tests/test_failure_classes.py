@@ -4983,3 +4983,22 @@ def test_a_path_the_system_says_is_missing_is_a_failure_of_the_set_up(tmp_path):
             "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n")
     ws, d = diagnose(tmp_path / "b", {"train.log": text})
     assert "NPU out of memory" in anchor_text(ws, d)
+
+
+def test_an_exception_raised_inside_a_registered_operator_is_the_operators(tmp_path):
+    """The innermost frame `torch/_ops.py, in __call__` is PyTorch handing the call to a
+    registered operator's own implementation: what it raises with no other word (a custom op's
+    `bIndex is out of range: 3068`) is that operator's check."""
+    def log(frame: str) -> str:
+        return ("Traceback (most recent call last):\n"
+                '  File "/w/vllm_ascend/attention/sfa_v1.py", line 708, in _sfa_preprocess_decode\n'
+                "    torch.ops._C_ascend.mla_preprocess(\n"
+                f"{frame}"
+                "RuntimeError: bIndex is out of range: 3068\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": log('  File "/usr/lib/python3.11/site-packages/torch/_ops.py", '
+                                                     'line 1243, in __call__\n    return self._op(*args, **kwargs)\n')})
+    assert d.category == "operator"
+    # look-alike: the same words raised in the application's own code name no operator
+    ws, d = diagnose(tmp_path / "b", {"run.log": log('  File "/w/vllm_ascend/worker/model_runner.py", line 90, in '
+                                                     'prepare\n    raise RuntimeError(msg)\n')})
+    assert d.category != "operator"

@@ -265,6 +265,9 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:
                       r"\b(?:[Pp]recision|[Aa]ccuracy) (?:check|comparison|compare) failed\b")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
+# PyTorch handing a call to a registered operator's implementation (`OpOverloadPacket.__call__` in
+# torch/_ops.py: `return self._op(*args, **kwargs)`): an exception raised there is the operator's
+_OP_CALL_SITE = re.compile(r"^__call__ at \S*torch/_ops\.py$")
 # a configuration object's own checks (`__post_init__ at …/transformer_config.py`, Megatron's
 # `validate_args at …/arguments.py`): the exception they raise refuses a setting
 _SETTINGS_CHECK_SITE = re.compile(r"^(?:__post_init__|_?(?:validate|verify|check)\w*) at \S*?"
@@ -701,6 +704,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
                 return cat
     if anchor.module == "OP":
         return "operator"
+    if anchor.raised_in and _OP_CALL_SITE.search(anchor.raised_in):
+        return "operator"  # no word said otherwise: the registered operator's own check raised it
     if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.search(e.text) for e in group):
         return "compile"  # a build stopped, or a compiler summed up the errors it printed (clang)
     if ("acl", DEVICE_SETUP_FAILED) in set(_numbers(group)):

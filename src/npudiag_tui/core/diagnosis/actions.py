@@ -7,13 +7,10 @@ and to show the same advice in the TUI and the JSON report. Text is the product'
 
 from __future__ import annotations
 
-import re
-
 from ..model import NextAction, Situation
-from ..formats.console import DATA_STARVED, stop_signal
+from ..formats.console import stop_signal
 from .classify import killed_notice
-
-_DATA_STARVED = re.compile(DATA_STARVED)
+from .events import starved_device_warning
 
 MAX_ACTIONS = 5
 CAPTURE_CODES = range(107025, 107041)  # aclError graph-capture family
@@ -77,7 +74,7 @@ def _operator(s: Situation) -> list[NextAction]:
 
 
 def _device(s: Situation) -> list[NextAction]:
-    if _DATA_STARVED.search(s.text):
+    if starved_device_warning(s.text):
         return _starved_device()
     return [
         _launch_blocking(s),

@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import building, classify, compile_stage, crashed, killed_notice, route
-from npudiag_tui.core.diagnosis.events import EventBuilder, build_events, tolerated_import
+from npudiag_tui.core.diagnosis.events import EventBuilder, build_events, starved_device_warning, tolerated_import
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
@@ -637,6 +637,9 @@ _KILLED_CAUSE = ("The process was killed (SIGKILL) with nothing failed before it
 _STOPPED_CAUSE = ("The launcher was told to stop (a signal from outside) before anything in these logs failed: "
                   "a user's Ctrl-C, a scheduler's time limit or preemption, or a stop sent after the job failed "
                   "on another node. The errors after it come from the workers shutting down.")
+# MindData's warning of a starved device, anchored over the task failure it explains
+_STARVED_CAUSE = ("The device's data fetch (GetNext, sink mode) gave up waiting for batches the host's dataset "
+                  "pipeline produced too slowly; the task failure after the warning is that wait ending.")
 # an unclassified error with no crash evidence: nothing says the process died
 _UNCLASSIFIED_CAUSE = ("An error line without a CANN code or a subsystem the rules recognise; "
                        "the lines logged just before it tell what the process was doing.")
@@ -706,6 +709,8 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
         cause = _KILLED_CAUSE
     if stop_signal(anchor.text):
         cause = _STOPPED_CAUSE
+    if anchor.kind == "warning_code" and starved_device_warning(anchor.text):
+        cause = _STARVED_CAUSE
     if anchor.kind == "timeout" and anchor.suspect_peer is not None:
         cause = (f"Every failure is a wait on a peer, and most of the waiting processes waited on "
                  f"{anchor.suspect_peer}; no error explains it in these logs, so that peer, which never "

@@ -1723,6 +1723,12 @@ STARVED_WAIT_US = 120 * 1_000_000  # the failure follows the warning within this
 STARVED_WAIT_LINES = 60
 
 
+def starved_device_warning(text: str) -> bool:
+    """Whether a line is MindData's warning that the device waits on the host's data
+    (`formats.console.DATA_STARVED`): the anchor's cause and advice say so."""
+    return _DATA_STARVED.search(text) is not None
+
+
 def _starved_device_before_a_task_failure(events: list[ErrorEvent]) -> None:
     """MindData's warning that a batch took too long to fetch (sink mode: the device's GetNext
     waits on the host) explains the device task failure that follows it in the same file when

@@ -307,8 +307,9 @@ _CRASH_EVIDENCE = re.compile(
 # the sources of the libraries that move the KV cache over the devices' links (HIXL, LLMDataDist, a
 # transfer engine's or HCCL's transports), named by a line's location (`[FILE:hixl_impl.cc]`,
 # glog's `ascend_direct_transport.cpp:460`): a failure raised there is the link's
-_TRANSFER_SOURCE = re.compile(r"(?<![\w.-])(?:\w+_)?(?:hixl|llm_?datadist|transport)\w*\.(?:cc|cpp|cxx|h|hpp|py)\b",
-                              re.I)
+# (a Python `transports.py` is asyncio's, not a link's)
+_TRANSFER_SOURCE = re.compile(r"(?<![\w.-])(?:\w+_)?(?:(?:hixl|llm_?datadist)\w*\.(?:cc|cpp|cxx|h|hpp|py)|"
+                              r"transport\w*\.(?:cc|cpp|cxx|h|hpp))\b", re.I)
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
 _SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?"
                          # MindSpore's function tag after it (`model_converter.cc:200] operator()] …`)

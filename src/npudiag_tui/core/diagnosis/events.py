@@ -1735,7 +1735,7 @@ def _starved_device_before_a_task_failure(events: list[ErrorEvent]) -> None:
     that failure has no cause of its own (no code, nothing else failed between); otherwise the
     warning stays a warning."""
     for i, ev in enumerate(events):
-        if ev.kind != K.WARNING_CODE or not _DATA_STARVED.search(ev.text):
+        if ev.kind != K.WARNING_CODE or not starved_device_warning(ev.text):
             continue
         explains = False
         for later in events[i + 1:]:

@@ -5003,3 +5003,19 @@ def test_an_exception_raised_inside_a_registered_operator_is_the_operators(tmp_p
     ws, d = diagnose(tmp_path / "b", {"run.log": log('  File "/w/vllm_ascend/worker/model_runner.py", line 90, in '
                                                      'prepare\n    raise RuntimeError(msg)\n')})
     assert d.category != "operator"
+
+
+def test_an_installed_package_of_another_version_than_required_is_the_environment(tmp_path):
+    """setuptools' `ContextualVersionConflict: (numpy 2.2.4 …, Requirement.parse('numpy==1.26.4'))`
+    and `DistributionNotFound`: what is installed does not fit what a package requires."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/x/pip/_vendor/pkg_resources/__init__.py", line 934, in _resolve_dist\n'
+            "    raise VersionConflict(dist, req).with_context(dependent_req)\n"
+            "pip._vendor.pkg_resources.ContextualVersionConflict: (numpy 2.2.4 (/usr/lib/python3.10/site-packages), "
+            "Requirement.parse('numpy==1.26.4'), {'vllm-ascend'})\n")
+    ws, d = diagnose(tmp_path / "a", {"install.log": text})
+    assert d.category == "environment"
+    # look-alike: a conflict between two ranks' tensors is no package's
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: shape conflict between rank 0 and rank 1 in the "
+                                                 "HCCL allgather\n"})
+    assert d.category == "communication"

@@ -98,6 +98,9 @@ _ENV_TEXT = re.compile(
     # a package resolver that found no set of versions that fits (pip, uv)
     r"\bunsatisfiable\b|\bNo solution found when resolving\b|\bno (?:matching )?version of\b|"
     r"\bResolutionImpossible\b|\bCould not find a version that satisfies\b|"
+    # setuptools finding an installed package of another version than one requires, or none
+    # (`pkg_resources.ContextualVersionConflict: (numpy 2.2.4 …, Requirement.parse('numpy==1.26.4'))`)
+    r"\b(?:Contextual)?VersionConflict\b|\bDistributionNotFound\b|"
     # a build's configure step that cannot find a package, a file of it, or its headers
     r"\bCould NOT find \w+|\bcould not find requested file\b|\b\w+-NOTFOUND\b|"
     # a package that lacks what its caller was built against (`module 'torch_npu' has no attribute

@@ -4932,6 +4932,7 @@ def test_a_data_pipeline_too_slow_for_the_device_explains_the_bare_task_failure_
     assert d.category == "device"
     assert any("dataset" in a.action for a in d.next_actions)
     assert "GetNext" in d.root_cause
+    assert d.confidence == "medium"  # an inference from a warning, not a failure's own words
     # look-alike: an explicit error of its own between them says why; the warning stays a warning
     own = ("[ERROR] MD(17532,fffd117fa1e0,python):2026-03-09-20:18:49.900.000 [mindspore/ccsrc/minddata/dataset/"
            "engine/datasetops/data_queue_op.cc:903] InterruptMaster] Unable to query real-time size of Mbuf channel: "

@@ -242,6 +242,10 @@ def _confidence(anchor: ErrorEvent, events: list[ErrorEvent], root: int | None) 
         return "low", "the anchor is a timeout and no rank stands out as its cause"
     if stop_signal(anchor.text):
         return "medium", "a stop from outside names no cause; who sent it is outside these logs"
+    if anchor.kind == "warning_code" and not anchor.codes and not anchor.numeric:
+        # a missing function, releases that differ, a starved device: read as the cause of what
+        # failed after it, which named none of its own
+        return "medium", "the anchor is a warning read as the cause of the failure after it, which names none"
     if anchor.kind == "exception" and not is_specific(anchor):
         return "medium", "the anchor is an exception without a CANN code; its cause may be printed elsewhere"
     if not is_specific(anchor):

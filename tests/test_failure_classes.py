@@ -4876,8 +4876,8 @@ def test_an_operator_named_in_brackets_routes_to_operator(tmp_path):
             "op outputs (1)\n")
     ws, d = diagnose(tmp_path / "a", {"run.log": line})
     assert d.category == "operator"
-    # look-alike: a bracketed word after "op" that is no operator's name (a sentence) routes nothing
-    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: (PreconditionNotMet) stop [now] requested before "
+    # look-alike: a bracketed counter after "op" names no operator (only a dotted name does)
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: (PreconditionNotMet) retry of op [3] requested before "
                                                  "the reader was ready\n"})
     assert d.category != "operator"
 

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from npudiag_tui.core.formats.codes import ERRNO_FORM, is_inner_code
 from npudiag_tui.core.formats.build import (BUILD_STOPPED, COMPILER_DIAGNOSTIC, COMPILER_SUMMARY, LINK_UNDEFINED,
                                             OFFLINE_CONVERSION, is_build_line)
-from npudiag_tui.core.formats.console import (HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE, OP_CHECK_SOURCE, PATH_MISSING,
-                                              REFUSES_A_SETTING, RELEASES_DIFFER, SO_LOAD_FAILED, clean, stop_signal, strip_prefixes)
+from npudiag_tui.core.formats.console import (DRIVER_TOOL_FAILED, HARDWARE_FAULT, HOST_LIMIT, KILLED_NOTICE,
+                                              MISSING_FUNCTION, OP_CHECK_SOURCE, PATH_MISSING, REFUSES_A_SETTING, RELEASES_DIFFER, SO_LOAD_FAILED, clean, stop_signal, strip_prefixes)
 from npudiag_tui.core.formats.plog import parse_plog
 from npudiag_tui.core.model import ErrorEvent, EventKind
 from npudiag_tui.core.registry import lookup_numeric
@@ -81,7 +81,7 @@ _ENV_TEXT = re.compile(
     r"\baclInit\b.{0,40}\bfail|"  # ACL would not initialise: the driver, the device or its configuration
     # a tokenizer that will not load from the model folder (its files, the installed transformers)
     r"\btokenizer\w*\b.{0,80}\b(?:fail(?:ed|s)?|not found|could not be loaded)\b|\bfrom_pretrained failed\b|"
-    r"undefined symbol|\bFailed to find function \w+|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
+    r"undefined symbol|" + MISSING_FUNCTION + r"|[Dd]l[Oo]pen|version mismatch|(?i:soc[ _]?version)|opp_kernel|binary_info_config|"
     r"[Aa]ddress already in use|port \S+ (?:is )?(?:already )?in use|is been using by other|PY_SSIZE_T_CLEAN|"
     r"not installed|cann package|driver version|(?i:\bCANN (?:toolkit )?version\b)|libascend|GLIBC|"
     # the host cannot resolve a node's name (`/etc/hosts`, DNS): the cluster's set-up
@@ -159,7 +159,7 @@ _ENV_TEXT = re.compile(
     # the container runtime could not set the container up (the Ascend hook mounts the driver's files)
     r"prestart hook|OCI runtime|runc create failed|failed to (?:set ?up|create) (?:the )?container|"
     r"\bnpu-smi\b.{0,160}(?:exit status \d|failed|[Ee]rror)|"  # the driver's own tool refused
-    r"\b[Ff]ail(?:ed)? to (?:call|run|execute|exec) (?:the )?(?:hccn_tool|npu-smi|ascend-dmi|msnpureport)\b|"
+    + DRIVER_TOOL_FAILED + "|"
     # the operator compiler (TBE) would not start: its Python packages, the CANN environment
     r"\bTbeInitialize\b.{0,40}\bfail|"
     # a device that could not be opened (`Acl open device 0 failed`, `Failed to open device`): the
@@ -364,7 +364,6 @@ def category_of_code(code: str) -> str | None:
     if code.startswith("E1") and not is_inner_code(code):
         return "compile"
     return None
-
 
 
 # aclError names (reference/numeric_codes.json) -> category, most specific words first

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from npudiag_tui.core.formats import console as C
 from npudiag_tui.core.formats import build as B
@@ -197,12 +198,9 @@ _LOADER = re.compile(
     # a tool missing, or the script saved with Windows line ends)
     r"^[\w./+-]+\.(?:sh|bash): line \d+: (?:[\w./+-]+|\$'\\r'): (?:command not found|未找到命令)"
 )
+_DRIVER_TOOL_FAILED = re.compile(C.DRIVER_TOOL_FAILED)
 # the driver's tools missing where a service looks for them (a device plugin's container), or any
 # program Go's exec cannot find; read only on lines that say "not found" (common first letters)
-# a call to one of the driver's tools that failed (`Failed to call hccn_tool, try to read
-# /etc/hccn.conf instead`): the machine's set-up refused what a script asked of it
-_DRIVER_TOOL_FAILED = re.compile(r"\b[Ff]ail(?:ed)? to (?:call|run|execute|exec) (?:the )?(?:hccn_tool|npu-smi|ascend-dmi|"
-                                 r"msnpureport)\b")
 _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not found\b|executable file not found in \$PATH")
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
@@ -229,9 +227,7 @@ _DATA_STARVED = re.compile(C.DATA_STARVED)
 # a line that is only the shell command sourcing CANN's environment script (a post's list of the
 # commands run), not a message asking for it
 _SOURCES_SET_ENV = re.compile(r"^\s*(?:[$#>] )?(?:sudo )?(?:source|\.) +\S*set_env\.(?:ba)?sh(?: +--?[\w=-]+)*\s*;?\s*$")
-# torch_npu looking up a CANN function by name and not finding it in the loaded libraries
-# (`Warning: Failed to find function aclsysGetCANNVersion`): a CANN older than the build expects
-_MISSING_FUNCTION = re.compile(r"\bFailed to find function \w+")
+_MISSING_FUNCTION = re.compile(C.MISSING_FUNCTION)
 # the device's initialisation failing in torch_npu or ACL (`c10_npu::SetDevice`, `_npu_init`, aclInit)
 _DEVICE_INIT = re.compile(r"\bSetDevice\b|\b_npu_init\b|\baclInit\b")
 MISSING_FUNCTION_LINES = 60
@@ -369,10 +365,10 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     if level < Level.ERROR:
         if string_codes(msg) or numeric_codes(msg) or C.parse_device_exception(msg):
             return K.WARNING_CODE
-        if level == Level.WARNING and _RELEASES_DIFFER.search(msg):
-            return K.WARNING_CODE  # kept only when a crash follows (_releases_differ_before_a_crash)
-        if level == Level.WARNING and _DATA_STARVED.search(msg):
-            return K.WARNING_CODE  # kept only when a bare task failure follows (_starved_device_before_a_task_failure)
+        if level == Level.WARNING and (_RELEASES_DIFFER.search(msg) or _DATA_STARVED.search(msg)):
+            # kept only when what it explains follows (_releases_differ_before_a_crash,
+            # _starved_device_before_a_task_failure)
+            return K.WARNING_CODE
         return K.CONTEXT
     dev = C.parse_device_exception(msg)
     if dev is not None:  # the runtime's record of a device fault, as on the console
@@ -1695,25 +1691,38 @@ def _mpi_error_stack(events: list[ErrorEvent]) -> None:
             ev.kind = K.WRAPPER
 
 
+def _warnings_that_explain(events: list[ErrorEvent], is_warning: Callable[[ErrorEvent], bool], window_lines: int,
+                           verdict: Callable[[ErrorEvent, ErrorEvent], bool | None]) -> None:
+    """A warning kept as a candidate (WARNING_CODE) stays one only when an event after it in the
+    same file, within `window_lines`, is what it explains: `verdict(warning, later)` says yes,
+    no, or None to look further. Otherwise the warning is context."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.WARNING_CODE or not is_warning(ev):
+            continue
+        explains = False
+        for later in events[i + 1:]:
+            if later.ref.file_id != ev.ref.file_id or later.ref.line - ev.ref.line > window_lines:
+                break
+            said = verdict(ev, later)
+            if said is not None:
+                explains = said
+                break
+        if not explains:
+            ev.kind = K.CONTEXT
+
+
 def _missing_function_before_device_init(events: list[ErrorEvent]) -> None:
     """torch_npu's warning that a CANN function it looks up is missing (a CANN older than the
     build expects) explains the device initialisation that fails after it in the same file
     (SetDevice, `_npu_init`) when no CANN detail says otherwise; torch_npu goes on after such a
     lookup, so otherwise the warning stays a warning."""
-    for i, ev in enumerate(events):
-        if ev.kind != K.WARNING_CODE or ev.codes or not _MISSING_FUNCTION.search(ev.text):
-            continue
-        explains = False
-        for later in events[i + 1:]:
-            if later.ref.file_id != ev.ref.file_id or later.ref.line - ev.ref.line > MISSING_FUNCTION_LINES:
-                break
-            if later.kind.tier == 0 and later.kind != K.WARNING_CODE:
-                break  # a detail of its own says why
-            if later.kind.tier <= 6 and _DEVICE_INIT.search(later.text):
-                explains = True
-                break
-        if not explains:
-            ev.kind = K.CONTEXT
+    def verdict(_: ErrorEvent, later: ErrorEvent) -> bool | None:
+        if later.kind.tier == 0 and later.kind != K.WARNING_CODE:
+            return False  # a detail of its own says why
+        return True if later.kind.tier <= 6 and _DEVICE_INIT.search(later.text) else None
+
+    _warnings_that_explain(events, lambda ev: not ev.codes and _MISSING_FUNCTION.search(ev.text) is not None,
+                           MISSING_FUNCTION_LINES, verdict)
 
 
 # a device task's failure reported with no cause of its own: MindSpore's task dump (`Task fail infos
@@ -1734,20 +1743,13 @@ def _starved_device_before_a_task_failure(events: list[ErrorEvent]) -> None:
     waits on the host) explains the device task failure that follows it in the same file when
     that failure has no cause of its own (no code, nothing else failed between); otherwise the
     warning stays a warning."""
-    for i, ev in enumerate(events):
-        if ev.kind != K.WARNING_CODE or not starved_device_warning(ev.text):
-            continue
-        explains = False
-        for later in events[i + 1:]:
-            if later.ref.file_id != ev.ref.file_id or later.ref.line - ev.ref.line > STARVED_WAIT_LINES:
-                break
-            if later.kind.tier > 3 or later.kind == K.WARNING_CODE:
-                continue
-            explains = (_BARE_TASK_FAILURE.search(later.text) is not None and not later.codes
-                        and (ev.time is None or later.time is None or 0 <= later.time - ev.time <= STARVED_WAIT_US))
-            break
-        if not explains:
-            ev.kind = K.CONTEXT
+    def verdict(ev: ErrorEvent, later: ErrorEvent) -> bool | None:
+        if later.kind.tier > 3 or later.kind == K.WARNING_CODE:
+            return None
+        return (_BARE_TASK_FAILURE.search(later.text) is not None and not later.codes
+                and (ev.time is None or later.time is None or 0 <= later.time - ev.time <= STARVED_WAIT_US))
+
+    _warnings_that_explain(events, lambda ev: starved_device_warning(ev.text), STARVED_WAIT_LINES, verdict)
 
 
 # a report that sends the reader to another log for the reason (`Failed to init endpoint! Please

@@ -99,6 +99,12 @@ OLD_TORCH_WRAPPER_RE = re.compile(r"NPU error, ?NPU error code is:? ?\d+")
 # a plugin or library that could not be loaded by its `.so` name ("Fail to load so file x.so")
 # (or named by its file: `Failed to load the libdcmi.so dynamic library`)
 SO_LOAD_FAILED = r"[Ff]ail(?:ed)? to (?:load|open) (?:the )?(?:[\w ]{0,30} )?(?:so\b|lib[\w+-]*\.so\b)"
+# a call to one of the driver's tools that failed (`Failed to call hccn_tool, try to read
+# /etc/hccn.conf instead`): the machine's set-up refused what a script asked of it
+DRIVER_TOOL_FAILED = r"\b[Ff]ail(?:ed)? to (?:call|run|execute|exec) (?:the )?(?:hccn_tool|npu-smi|ascend-dmi|msnpureport)\b"
+# torch_npu looking up a CANN function by name and not finding it in the loaded libraries
+# (`Warning: Failed to find function aclsysGetCANNVersion`): a CANN older than the build expects
+MISSING_FUNCTION = r"\bFailed to find function \w+"
 # MindData's watch on the data pipeline in sink mode (`it takes more than 25 seconds to fetch a batch
 # of data from dataset pipeline, which might result GetNext timeout problem`): the device's GetNext
 # waits for what the host has not produced yet

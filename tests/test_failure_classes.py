@@ -5020,3 +5020,131 @@ def test_an_installed_package_of_another_version_than_required_is_the_environmen
     ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: shape conflict between rank 0 and rank 1 in the "
                                                  "HCCL allgather\n"})
     assert d.category == "communication"
+
+
+def test_the_dynamic_loader_binding_another_build_of_a_library_is_the_environment(tmp_path):
+    """G6: the dynamic loader's own failures (`relocation error: … symbol X version Y not defined in
+    file Z`, `version `GLIBCXX_3.4.29' not found (required by …)`) are causal environment errors,
+    whatever program they stop (here `make`, before the build it was asked for)."""
+    text = ("compiling dataset index builder ...\n"
+            "make: relocation error: /usr/lib64/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0 "
+            "not defined in file libffi.so.7 with link time reference\n"
+            "ERROR:megatron.core.datasets.utils:Failed to compile the C++ dataset helper functions\n")
+    ws, d = diagnose(tmp_path / "a", {"train.log": text})
+    assert "relocation error" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"run.log": "/opt/bin/infer: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' "
+                                                 "not found (required by /opt/bin/infer)\n"})
+    assert "GLIBCXX_3.4.29" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: the static linker's relocation complaint is a build of the sources, not the loader
+    ws, d = diagnose(tmp_path / "c", {"build.log": "/usr/bin/ld: kernels.o: relocation R_X86_64_32 against `.rodata' "
+                                                   "can not be used when making a shared object; recompile with "
+                                                   "-fPIC\ncollect2: error: ld returned 1 exit status\n"})
+    assert d.category != "environment"
+
+
+def test_a_services_configuration_that_will_not_load_is_the_environment(tmp_path):
+    """A service whose configuration cannot be built from its file (`ConfigManager init exception:
+    Failed to initialize ModelDeployConfig from JSON.`), or whose check of a file's permissions
+    refuses it, fails in its set-up."""
+    ws, d = diagnose(tmp_path / "a", {"daemon.log": "ConfigManager: Load Config from /srv/conf/config.json.\n"
+                                                    "ConfigManager init exception: Failed to initialize "
+                                                    "ModelDeployConfig from JSON.\nKilled\n"})
+    assert "ModelDeployConfig" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"daemon.log": "Check path: weights/config.json failed, by: Check Other group "
+                                                    "permission failed: Current permission is 4, but required no "
+                                                    "greater than 0.\n"})
+    assert d.category == "environment"
+    # look-alikes: a communicator initialised from a rank table, an operator's shape check
+    ws, d = diagnose(tmp_path / "c", {"run.log": "RuntimeError: Failed to initialize HcclComm from the rank table: "
+                                                 "HCCL connect timeout\n"})
+    assert d.category == "communication"
+    ws, d = diagnose(tmp_path / "d", {"run.log": "RuntimeError: aclnnMatmul CheckShape failed: the input shape "
+                                                 "check failed\n"})
+    assert d.category == "operator"
+
+
+def test_an_operator_function_missing_from_the_graph_engines_registry_is_the_environment(tmp_path):
+    """The graph engine looking up an operator's tiling-parse function by its type and finding none
+    (`Failed to find func by type TransData`): the operator package does not match the toolkit."""
+    text = plog("ERROR", "GE", 73, "17:14:00.937.954", "[tiling.cc:312]74 BuildTilingParseOutputs: ErrorNo: "
+                "1343225857(Parameter invalid!) Failed to find func by type TransData, func_name compile_info_creator")
+    ws, d = diagnose(tmp_path / "a", {"debug/plog/plog-73_20260311171400000.log": text})
+    assert d.category == "environment"
+    # look-alike: a node the engine cannot find by its name is a graph of its own making
+    text = plog("ERROR", "GE", 73, "17:14:00.937.954", "[graph.cc:312]74 FindNode: ErrorNo: 1343225857(Parameter "
+                "invalid!) Failed to find node by name TransData_1 in graph g0")
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-73_20260311171400000.log": text})
+    assert d.category != "environment"
+
+
+def test_a_tensor_of_another_size_than_a_node_takes_is_the_operators(tmp_path):
+    """The graph engine's check of an input against the size its node takes (`Input[40]:tensor size
+    mismatches.expected: 768032, but given 32`) refuses the operator's input."""
+    text = plog("ERROR", "GE", 87, "14:39:37.270.942", "[execution_engine.cc:450]91 ValidInputTensor:ErrorNo: "
+                "1343225860(Internal errors) [EXEC][Check][Size] for [Node_14(PartitionedCall)] Input[40]:tensor "
+                "size mismatches.expected: 768032, but given 32.")
+    ws, d = diagnose(tmp_path / "a", {"debug/plog/plog-87_20260311143937000.log": text})
+    assert d.category == "operator"
+    # look-alike: a checkpoint whose weights have another size than the model is not an operator's input
+    ws, d = diagnose(tmp_path / "b", {"run.log": "RuntimeError: Error(s) in loading state_dict for Model:\n"
+                                                 "\tsize mismatch for layers.0.weight: copying a param with shape "
+                                                 "[4096, 4096] from checkpoint\n"})
+    assert d.category != "operator"
+
+
+def test_a_line_that_gives_its_own_reason_above_a_report_pointing_elsewhere_is_the_cause(tmp_path):
+    """A report that sends the reader to another log wraps the lines of the same report above it,
+    except one that states its own reason (`…, by: …`, `… but required …`): that reason is here."""
+    report = ("Failed check model config.json! take modelConfig.modelWeightPath to empty\n"
+              "ERR: Failed to init endpoint! Please check the service log or console output.\nKilled\n")
+    ws, d = diagnose(tmp_path / "a", {"daemon.log": "./bin/daemon\nCheck path: config.json failed, by: Check Other "
+                                                    "group permission failed: Current permission is 4, but required "
+                                                    "no greater than 0.\n" + report})
+    assert "Current permission is 4" in anchor_text(ws, d)
+    # look-alike: a line above that only says a step failed is part of the report
+    ws, d = diagnose(tmp_path / "b", {"daemon.log": "./bin/daemon\nLLMInferEngine failed to init LLMInferModels\n"
+                                                    + report})
+    assert "Current permission" not in anchor_text(ws, d)
+    assert d.anchor.secondary is None and anchor_text(ws, d) != "Killed"
+
+
+def test_a_kill_after_a_reported_failure_is_its_consequence(tmp_path):
+    """A shell's `Killed` right after a process reported that it failed (a report that points to
+    its own log) is how it ended, not why: the report is the better line. Killed with nothing
+    failed before it stays the anchor (the OOM killer, a scheduler)."""
+    ws, d = diagnose(tmp_path / "a", {"daemon.log": "./bin/daemon\nLLMInferEngine failed to init LLMInferModels\n"
+                                                    "ERR: Failed to init endpoint! Please check the service log or "
+                                                    "console output.\nKilled\n"})
+    assert anchor_text(ws, d) == "LLMInferEngine failed to init LLMInferModels"
+    ws, d = diagnose(tmp_path / "b", {"train.log": "epoch 1 step 200 loss 2.1\nepoch 1 step 300 loss 2.0\nKilled\n"})
+    assert anchor_text(ws, d) == "Killed"
+
+
+def test_a_failure_printed_above_a_bare_raise_is_its_reason(tmp_path):
+    """A library prints which step failed, then raises an exception that only says a step failed
+    (`RuntimeError: NPU kernel k init failed`): the printed line right above the traceback is the
+    reason, and the exception (with an exception that only introduces it) relays it."""
+    def log(above: str, message: str) -> str:
+        return (f"{above}\n"
+                "Traceback (most recent call last):\n"
+                '  File "test.py", line 11, in <module>\n'
+                "    out = fused(x, y)\n"
+                '  File "/x/inductor_npu_ext/compiler/__init__.py", line 26, in __init__\n'
+                '    raise RuntimeError(f"NPU kernel {self.name} init failed")\n'
+                "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+                f"RuntimeError: {message}\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": log("Kernel load failed for autofused_add_sum_31ab",
+                                                     "NPU kernel .npu_kernels_7 init failed")})
+    assert anchor_text(ws, d) == "Kernel load failed for autofused_add_sum_31ab"
+    # look-alikes: a logger's intro of the traceback says nothing failed of its own; an exception
+    # that gives its reason is the reason
+    ws, d = diagnose(tmp_path / "b", {"run.log": log("Error executing method 'profile_run'. This might cause "
+                                                     "deadlock.", "GroupTopkOperation CreateOperation failed!")})
+    assert "CreateOperation failed" in anchor_text(ws, d)
+    ws, d = diagnose(tmp_path / "c", {"run.log": log("Kernel load failed for autofused_add_sum_31ab",
+                                                     "NPU kernel .npu_kernels_7 init failed: the workspace of 4 GB "
+                                                     "exceeds the device limit")})
+    assert "the workspace of 4 GB" in anchor_text(ws, d)

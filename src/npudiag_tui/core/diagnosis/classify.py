@@ -171,6 +171,16 @@ _ENV_TEXT = re.compile(
     # a service whose configuration manager or file would not load at start-up (MindIE's `Engine init
     # config manager failed`): its configuration, not the job
     r"\b(?:[Ii]nit(?:iali[sz]e)?|[Ll]oad) (?:the )?config(?:uration)? ?(?:manager|file)\b|"
+    # … or a part of it that would not build from the file (`ConfigManager init exception: Failed
+    # to initialize ModelDeployConfig from JSON.`)
+    r"\b[Cc]onfig ?[Mm]anager\b.{0,40}\b(?:init\w*|load\w*) (?:exception|fail\w*|error)\b|"
+    r"\b[Ff]ailed to (?:initiali[sz]e|load|parse|read) \w*[Cc]onfig\w* from (?:JSON|json|YAML|yaml|(?:the )?file)\b|"
+    # a service's check of the files it reads (MindIE refuses a config or weight file that others may
+    # read: `Check Other group permission failed: Current permission is 4, but required no greater than 0`)
+    r"\b[Cc]heck (?:\w+ ){0,3}permission failed\b|\bpermission is \d+, but required\b|"
+    # the graph engine's registry of an operator's functions (its tiling parser, compile-info
+    # creator) without the one asked for: an operator package of another release than the toolkit
+    r"\b[Ff]ailed to find (?:the )?func(?:tion)? by type \w+|"
     # a configuration its schema rejects (pydantic's `1 validation error for CompilationConfig`,
     # `Value error, Invalid backend …`): settings or plug-in versions that do not fit this release
     r"\bvalidation errors? for [A-Z]\w*|\bValue error, |"
@@ -265,7 +275,10 @@ _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:
                       # (a kernel test harness's `Output mismatch, max diff: nan`, torch.testing's
                       # `Mismatched elements: 3 / 8`)
                       r"\b[Oo]utput mismatch\b|\bMismatched elements\b|\bTensor-likes are not close\b|"
-                      r"\b(?:[Pp]recision|[Aa]ccuracy) (?:check|comparison|compare) failed\b")
+                      r"\b(?:[Pp]recision|[Aa]ccuracy) (?:check|comparison|compare) failed\b|"
+                      # an operator or a model's node given a tensor of another size or shape than it
+                      # takes (the graph engine's `Input[40]:tensor size mismatches.expected: 768032, but given 32`)
+                      r"\b[Tt]ensor (?:size|shape)s? mismatch(?:es|ed)?\b")
 # c10's throw sites in torch_npu's operator layer: the op-plugin library, its aclnn calls, ATB operations
 _OP_THROW_SITE = re.compile(r"op[-_]plugin|\bOperationSetup\b|OpApi|\bopapi\b|\baclnn", re.I)
 # PyTorch handing a call to a registered operator's implementation (`OpOverloadPacket.__call__` in

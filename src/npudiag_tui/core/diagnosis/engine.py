@@ -13,7 +13,8 @@ from typing import Callable, NamedTuple, Sequence
 
 from npudiag_tui.core.diagnosis.actions import plan_actions
 from npudiag_tui.core.diagnosis.classify import building, classify, compile_stage, crashed, killed_notice, route
-from npudiag_tui.core.diagnosis.events import EventBuilder, build_events, starved_device_warning, tolerated_import
+from npudiag_tui.core.diagnosis.events import (ABORT_LOOKBACK_EVENTS, ABORT_WINDOW_LINES, EventBuilder, build_events,
+                                                starved_device_warning, tolerated_import)
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
@@ -349,8 +350,24 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
                 if tier_limit < 2:
                     continue
                 return t0
+        if first.kind == "abort":
+            first = _reported_before_the_kill(first, ordered)
         return _table_failure_row(_explained_by_its_message(_console_process_first(first, ordered), ordered), ordered)
     return ordered[0]
+
+
+def _reported_before_the_kill(abort: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEvent:
+    """A death notice (`Killed`, an abort) outranks only wrappers, which say a failure is told
+    elsewhere; when such a report of a failure sits right above the notice in the same file
+    (`ERR: Failed to init endpoint! Please check the service log`), the process died of that
+    failure, and its report is the best line there is: it says what failed and where to look."""
+    if stop_signal(abort.text):
+        return abort
+    at = ordered.index(abort)
+    before = [e for e in ordered[max(0, at - ABORT_LOOKBACK_EVENTS):at]
+              if e.kind == "wrapper" and e.ref.file_id == abort.ref.file_id and e.secondary != "repeat"
+              and 0 < abort.ref.line - e.ref.line <= ABORT_WINDOW_LINES]
+    return before[0] if before else abort
 
 
 # the peer a link set-up wait names: a device of this node (`connected p2p timeout, … remote physic

@@ -190,6 +190,10 @@ _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
     # the dynamic loader out of static TLS for a library loaded late (an OpenMP runtime on aarch64)
     r"cannot allocate memory in static TLS block|"
+    # the dynamic loader resolving a program's libraries against another build of one of them
+    # (`make: relocation error: …/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0
+    # not defined in file libffi.so.7`, `libstdc++.so.6: version `GLIBCXX_3.4.29' not found`)
+    r"\brelocation error: |\bsymbol \S+ version \S+ not defined in file\b|: version `[^'\s]{1,80}' not found\b|"
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
@@ -790,6 +794,7 @@ class EventBuilder:
         _missing_function_before_device_init(events)
         _starved_device_before_a_task_failure(events)
         _reports_that_point_to_a_log(events)
+        _printed_before_a_bare_raise(events)
         _demote_aborts(events)
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
@@ -1756,13 +1761,64 @@ def _starved_device_before_a_task_failure(events: list[ErrorEvent]) -> None:
 # check the service log or console output.`, `Please check the detail log`)
 _POINTS_TO_A_LOG = re.compile(r"\b[Pp]lease check the (?:[\w-]+ ){0,2}log\b")
 REPORT_LINES_ABOVE = 3
+# a line that gives the reason of its own failure (`Check path: config.json failed, by: Check Other
+# group permission failed: Current permission is 4, but required no greater than 0.`): the reason
+# the report above it points elsewhere for is here
+_STATES_ITS_REASON = re.compile(r"\b(?:because|due to|caused by)\b|\b[Rr]eason(?: is)?: ?\S|, by: ?\S|"
+                                r"\bbut (?:required|expected|got|given)\b")
+
+
+# an exception whose message only says that a named step failed (`RuntimeError: NPU kernel
+# .npu_kernels_xxx execution failed(-1)`): no reason, no code
+_BARE_FAILURE = re.compile(r"^(?:[\w.:/-]+ ){0,6}[\w.:/-]+ failed(?: ?\(-?\w{1,12}\))?[.!]?$")
+# an exception that introduces the one printed under it (`BackendCompilerFailed: backend='inductor' raised:`)
+_RAISED_ENVELOPE = re.compile(r"\braised:$")
+
+
+def _printed_before_a_bare_raise(events: list[ErrorEvent]) -> None:
+    """A library that prints which step failed and then raises an exception that only says a
+    step failed (`Kernel load failed for autofused_add_sum_…`, then a traceback ending in
+    `RuntimeError: NPU kernel … init failed`): the printed failure, right above the traceback, is
+    the reason, and the exception relays it. An exception that only introduces the one under it
+    (Dynamo's `… raised:`) is a wrapper of that one."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.EXCEPTION:
+            continue
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        if nxt is not None and nxt.kind == K.EXCEPTION and nxt.ref.file_id == ev.ref.file_id \
+                and nxt.ref.line == ev.ref.line + 1 and _RAISED_ENVELOPE.search(ev.text.rstrip()):
+            ev.kind = K.WRAPPER  # Dynamo's `BackendCompilerFailed: backend='inductor' raised:` over the error
+            continue
+        exc = C.EXCEPTION_RE.match(C.strip_prefixes(C.clean(ev.text))[0].strip())
+        if exc is None or ev.codes or ev.numeric or not _BARE_FAILURE.match(exc.group(2).strip()):
+            continue
+        j = i - 1
+        intros = []
+        while j >= 0 and events[j].kind == K.WRAPPER and events[j].ref.file_id == ev.ref.file_id \
+                and _RAISED_ENVELOPE.search(events[j].text.rstrip()):
+            intros.append(events[j])
+            j -= 1
+        top = None
+        while j >= 0 and events[j].kind == K.CONTEXT and events[j].ref.file_id == ev.ref.file_id \
+                and events[j].ref.line == (top if top is not None else (intros[-1] if intros else ev).ref.line) - 1:
+            top = events[j].ref.line
+            j -= 1
+        if top is None or j < 0:
+            continue
+        printed = events[j]
+        # (the line must say that something failed: a logger's intro of the traceback, `Error executing
+        # method 'x'`, reports the exception itself)
+        if printed.kind == K.LOG_ERROR and printed.ref.file_id == ev.ref.file_id and 1 <= top - printed.ref.line <= 2 \
+                and _FAILED.search(_message_of(printed)):
+            ev.kind = K.RELAY
 
 
 def _reports_that_point_to_a_log(events: list[ErrorEvent]) -> None:
     """An error report that asks the reader to check another log says its reason is told there:
     it wraps that error, as do the lines of the same report right above it (contiguous, with no
     stamp, code or status of their own: `LLMInferEngine failed to init LLMInferModels` over
-    `ERR: Failed to init endpoint! Please check the service log`)."""
+    `ERR: Failed to init endpoint! Please check the service log`). A line above that states its
+    own reason is that error, told here, and ends the report."""
     for i, ev in enumerate(events):
         if ev.kind not in (K.LOG_ERROR, K.EXCEPTION) or not _POINTS_TO_A_LOG.search(ev.text):
             continue
@@ -1770,7 +1826,8 @@ def _reports_that_point_to_a_log(events: list[ErrorEvent]) -> None:
         line = ev.ref.line
         for prev in reversed(events[max(0, i - REPORT_LINES_ABOVE):i]):
             if prev.ref.file_id != ev.ref.file_id or prev.ref.line != line - 1 or prev.kind != K.LOG_ERROR \
-                    or prev.codes or prev.numeric or _own_time(prev.text, None) is not None:
+                    or prev.codes or prev.numeric or _own_time(prev.text, None) is not None \
+                    or _STATES_ITS_REASON.search(prev.text):
                 break
             prev.kind, line = K.WRAPPER, prev.ref.line
 

@@ -168,3 +168,38 @@ def test_a_build_log_is_recognised_end_to_end(tmp_path) -> None:
     assert "first error" in d.next_actions[0].action
     assert not any("ASCEND_PROCESS_LOG_PATH" in m for m in d.missing)
     ws.close()
+
+
+@pytest.mark.parametrize("text, step", [
+    ("Check path: config.json failed, by: Check Other group permission failed: Current permission is 4, but "
+     "required no greater than 0.", "chmod 640"),
+    ("ConfigManager init exception: Failed to initialize ModelDeployConfig from JSON.", "json.tool"),
+    ("make: relocation error: /usr/lib64/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0 not "
+     "defined in file libffi.so.7", "ldd"),
+])
+def test_a_set_up_failure_that_names_what_to_fix_leads_with_it(text: str, step: str) -> None:
+    """The console alone holds the whole story of such a failure: fixing what the line names
+    comes before a rerun that collects plogs (which would print the same line)."""
+    actions, missing = plan_actions(sit("environment", text=text, streams=frozenset({"stdout"}), has_device_logs=False))
+    assert step in actions[0].action
+    assert any("ASCEND_PROCESS_LOG_PATH" in m for m in missing)  # the plog is still named as missing evidence
+
+
+def test_a_library_the_loader_cannot_find_keeps_the_generic_set_up_first() -> None:
+    """Look-alike: a library not found at all is the environment not being set up (set_env.sh),
+    not another build bound by the loader."""
+    actions, _ = plan_actions(sit("environment", text="ImportError: libhccl.so: cannot open shared object file: No "
+                                  "such file or directory"))
+    assert "set_env.sh" in actions[0].action and "ldd" not in text_of(actions)
+
+
+def test_the_root_cause_of_a_named_set_up_failure_says_what_failed(tmp_path) -> None:
+    from test_diagnosis import diagnose
+
+    ws, d = diagnose(tmp_path / "a", {"daemon.log": "Check path: model/config.json failed, by: Check Other group "
+                                                    "permission failed: Current permission is 4, but required no "
+                                                    "greater than 0.\n"})
+    assert "owner or mode" in d.root_cause
+    ws, d = diagnose(tmp_path / "b", {"run.log": "ImportError: libhccl.so: cannot open shared object file: No such "
+                                                 "file or directory\n"})
+    assert d.category == "environment" and "owner or mode" not in d.root_cause and "loader bound" not in d.root_cause

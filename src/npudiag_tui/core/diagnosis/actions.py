@@ -7,6 +7,8 @@ and to show the same advice in the TUI and the JSON report. Text is the product'
 
 from __future__ import annotations
 
+import re
+
 from ..model import NextAction, Situation
 from ..formats.console import stop_signal
 from .classify import killed_notice
@@ -220,8 +222,66 @@ def _compile(s: Situation) -> list[NextAction]:
     return acts
 
 
+# set-up failures whose line says what to fix: a file's owner or mode that a check refused, a
+# configuration that would not load, the copy of a library the dynamic loader bound
+_PERMISSION_CHECK = re.compile(r"(?i)\bpermission\b|\b(?:should|does not|doesn't) belong to\b|\bpath\b.{0,40}\binsecure\b")
+_CONFIGURATION = re.compile(r"(?i)\bconfig(?:uration)?[ _]?manager\b|\bconfig\w*\b.{0,60}\bfrom (?:json|yaml|(?:the )?file)\b|"
+                            r"\b(?:init\w*|load\w*|pars\w*) (?:the )?config\w*\b|\bvalidation errors? for\b")
+# (a library the loader finds at all: one it cannot find is the generic set-up, set_env.sh first)
+_LOADER_BINDING = re.compile(r"undefined symbol|relocation error|version `[^'\s]+' not found|\bversion \S+ not defined in file\b")
+
+
+def set_up_failure(text: str) -> str | None:
+    """Which set-up failure a line names ("permission", "configuration", "loader"), or None."""
+    for kind, pattern in (("permission", _PERMISSION_CHECK), ("configuration", _CONFIGURATION),
+                          ("loader", _LOADER_BINDING)):
+        if pattern.search(text):
+            return kind
+    return None
+
+
+SET_UP_CAUSES = {
+    "permission": "A file or folder the job reads failed a check of its owner or mode: the service refuses what "
+                  "other users could change (or read).",
+    "configuration": "The service could not build its configuration from its file at start-up: the file's syntax, "
+                     "or a key or value this release does not accept.",
+    "loader": "The dynamic loader bound a program or library to another build of a library than it was linked "
+              "against: a copy earlier on the search path shadows the right one.",
+}
+"""The most likely cause of each set-up failure a line names (`set_up_failure`)."""
+
+
+def _named_set_up(s: Situation) -> NextAction | None:
+    """The step a set-up failure's own line asks for, when it names one."""
+    kind = set_up_failure(s.text)
+    if kind == "permission":
+        return NextAction(
+            action="Fix the owner and mode of the file or folder the line names: owned by the user that runs "
+            "the job, not writable (for MindIE's checks, not readable) by group or others, e.g. `chown <user> "
+            "<path>` and `chmod 640 <file>` (750 for a folder); then start again",
+            why="Ascend's services and tools check the owner and mode of what they read before using it and refuse "
+            "what others could change; the line says which check failed.",
+        )
+    if kind == "configuration":
+        return NextAction(
+            action="Check the configuration file the service loads: its syntax (`python -m json.tool <file>` for "
+            "JSON), then each key and value against the documentation of this release",
+            why="The service could not build its configuration from the file, so nothing after start-up ran; a key, "
+            "a type or a structure of another release fails the same way.",
+        )
+    if kind == "loader":
+        return NextAction(
+            action="Find which copy of the library the loader bound: `ldd <program or .so> | grep <library>` and "
+            "`echo $LD_LIBRARY_PATH` (a conda or venv lib folder listed first shadows the system's)",
+            why="The program was bound to another build of a library than it was linked against; the copy found "
+            "first on the search path is most often the wrong one.",
+        )
+    return None
+
+
 def _environment(s: Situation) -> list[NextAction]:
-    return [
+    lead = _named_set_up(s)
+    return ([lead] if lead else []) + [
         NextAction(
             action="source <install>/set_env.sh (e.g. /usr/local/Ascend/ascend-toolkit/set_env.sh) in the job's "
             "shell, then `echo $ASCEND_HOME_PATH $LD_LIBRARY_PATH`",
@@ -433,7 +493,9 @@ def plan_actions(situation: Situation) -> tuple[list[NextAction], list[str]]:
     missing, extra = _missing(situation)
     # When the plog itself is missing, collecting it is the most useful next step (not for a job
     # told to stop from outside: a rerun's plog would not say who sent the signal).
-    actions = actions + extra if stop_signal(situation.text) else extra + actions
+    # (nor for a set-up failure whose own line says what to fix: a rerun would print the same line)
+    told = situation.category == "environment" and _named_set_up(situation) is not None
+    actions = actions + extra if stop_signal(situation.text) or told else extra + actions
     seen: set[str] = set()
     unique: list[NextAction] = []
     for a in actions:

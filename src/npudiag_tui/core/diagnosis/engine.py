@@ -11,7 +11,7 @@ import bisect
 import re
 from typing import Callable, NamedTuple, Sequence
 
-from npudiag_tui.core.diagnosis.actions import plan_actions
+from npudiag_tui.core.diagnosis.actions import SET_UP_CAUSES, plan_actions, set_up_failure
 from npudiag_tui.core.diagnosis.classify import building, classify, compile_stage, crashed, killed_notice, route
 from npudiag_tui.core.diagnosis.events import (ABORT_LOOKBACK_EVENTS, ABORT_WINDOW_LINES, EventBuilder, build_events,
                                                 starved_device_warning, tolerated_import)
@@ -722,6 +722,8 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     cause = _CAUSE.get(anchor.category, "")
     if anchor.category == "unknown" and not did_crash:
         cause = _UNCLASSIFIED_CAUSE
+    if anchor.category == "environment":
+        cause = SET_UP_CAUSES.get(set_up_failure(anchor.detail or anchor.text) or "", cause)
     if killed_notice(anchor.text):
         cause = _KILLED_CAUSE
     if stop_signal(anchor.text):

@@ -5148,3 +5148,83 @@ def test_a_failure_printed_above_a_bare_raise_is_its_reason(tmp_path):
                                                      "NPU kernel .npu_kernels_7 init failed: the workspace of 4 GB "
                                                      "exceeds the device limit")})
     assert "the workspace of 4 GB" in anchor_text(ws, d)
+
+
+def test_g2_a_copied_plog_header_with_irregular_spacing_is_a_plog_line(tmp_path):
+    """Copies of plog lines (troubleshooting pages) put a space before the header's colon or none
+    after the level (`[ERROR]RUNTIME(44525,python) :2024-…`): still the plog grammar, so the
+    runtime's own words before its status lines are read as the cause they are."""
+    def line(level: str, ts: str, rest: str, gap: str = " ") -> str:
+        return f"[{level}]{gap}RUNTIME(44525,python) :2024-01-22-04:26:23.{ts} {rest}\n"
+    text = (line("ERROR", "625.743", "[api_impl.cc:1401]45179 DevMalloc: [DUMP] [DEFAULT] ctx is NULL!")
+            + line("ERROR", "625.784", "[logger.cc:581]45179 DevMalloc:[DUMP][DEFAULT]Device malloc failed, size=9(Byte), "
+                   "type=2.")
+            + line("ERROR", "625.805", "[api_c.cc:1173]45179 rtMalloc:[DUMP][DEFAULT]ErrCode=107002, desc=[context "
+                   "pointer null], InnerCode=0x7070001", gap=""))
+    ws, d = diagnose(tmp_path / "a", {"plog.log": text})
+    assert "ctx is NULL!" in anchor_text(ws, d)
+    assert d.anchor.time is not None
+    # look-alike: a bracketed word and a pid without a date is no plog header
+    ws, d = diagnose(tmp_path / "b", {"run.log": "[ERROR] Worker(3,main) : lost its parent\n"})
+    assert d.anchor is not None and d.anchor.time is None
+
+
+def test_a_shell_prompt_and_its_command_are_never_the_error(tmp_path):
+    """A pasted prompt with the command typed after it (`[root@host plog]# grep -rn "ERROR"`) is the
+    reader's search, not the job's failure, whatever words it holds."""
+    text = ('[root@localhost plog]# grep -rn "ERROR" .\n'
+            "app.log:88: ERROR worker 3 failed to start: device 3 is busy\n")
+    ws, d = diagnose(tmp_path / "a", {"session.log": text})
+    assert "grep -rn" not in anchor_text(ws, d)
+    assert "device 3 is busy" in anchor_text(ws, d)
+    # look-alike: an address with an @ in an error of its own is still that error
+    ws, d = diagnose(tmp_path / "b", {"run.log": "ERROR: rsync to root@10.0.0.2:/data/ckpt failed: Permission denied\n"})
+    assert "Permission denied" in anchor_text(ws, d)
+
+
+def test_the_linker_that_cannot_find_a_library_is_the_environment(tmp_path):
+    """`/usr/bin/ld: cannot find -lascendcl`: the toolkit's library folder is not on the link path
+    (or the library is not installed); the make lines after it only say the build stopped."""
+    text = ("/usr/bin/ld: cannot find -lascendcl\n"
+            "collect2: error: ld returned 1 exit status\n"
+            "make[2]: *** [CMakeFiles/main.dir/build.make:94: out/main] Error 1\n")
+    ws, d = diagnose(tmp_path / "a", {"build.log": text})
+    assert "cannot find -lascendcl" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a symbol the sources call and the libraries do not define is the build's own
+    ws, d = diagnose(tmp_path / "b", {"build.log": "/usr/bin/ld: main.o: in function `run': main.cpp:(.text+0x1c): "
+                                                   "undefined reference to `aclmdlExecuteV3'\n"
+                                                   "collect2: error: ld returned 1 exit status\n"})
+    assert d.category == "compile"
+
+
+def test_a_framework_package_built_for_another_device_is_the_environment(tmp_path):
+    """MindSpore's `package type mindspore-gpu support 'device_target' type gpu or cpu, but got
+    Ascend`: the installed package is the build for another device."""
+    ws, d = diagnose(tmp_path / "a", {"run.log": "ValueError: For 'set_context', package type mindspore-gpu support "
+                                                 "'device_target' type gpu or cpu, but got Ascend.\n"})
+    assert d.category == "environment"
+    # look-alike: an operator's own support check names a type and what it got
+    ws, d = diagnose(tmp_path / "b", {"run.log": "ValueError: For 'MatMul', the input type float64 is not supported, "
+                                                 "but got float64 for x.\n"})
+    assert d.category != "environment"
+
+
+def test_a_build_error_no_word_routes_is_the_build(tmp_path):
+    """A build tool's error that names no subsystem (CMake's `Parse error`) failed a build; the
+    words of a path in a message (a folder called `operator`) route nothing."""
+    ws, d = diagnose(tmp_path / "a", {"build.log": "CMake Error at cmake/paddle.cmake:1:\n"
+                                                   "  Parse error.  Expected a command name, got unquoted argument with "
+                                                   "text \"../x.cmake\".\n"
+                                                   "-- Configuring incomplete, errors occurred!\n"})
+    assert d.category == "compile"
+    ws, d = diagnose(tmp_path / "b", {"build.log": 'CMake Error: The source directory "/root/samples/operator/Add/'
+                                                   'build" does not appear to contain CMakeLists.txt.\n'})
+    assert d.category == "compile"
+    # look-alikes: an error outside any build that no word routes stays unclassified; the same
+    # word outside a path routes as before
+    ws, d = diagnose(tmp_path / "c", {"run.log": "RuntimeError: step 3 went wrong\n"})
+    assert d.category == "unknown"
+    ws, d = diagnose(tmp_path / "d", {"run.log": "RuntimeError: the operator refused input 3 (see /root/logs/run1/out"
+                                                 ".txt)\n"})
+    assert d.category == "operator"

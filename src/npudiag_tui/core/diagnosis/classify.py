@@ -181,6 +181,9 @@ _ENV_TEXT = re.compile(
     # the graph engine's registry of an operator's functions (its tiling parser, compile-info
     # creator) without the one asked for: an operator package of another release than the toolkit
     r"\b[Ff]ailed to find (?:the )?func(?:tion)? by type \w+|"
+    # a framework package built for another device than the one asked for (MindSpore's `package type
+    # mindspore-gpu support 'device_target' type gpu or cpu, but got Ascend`)
+    r"\bpackage type [\w.-]+ supports?\b.{0,80}\bbut got\b|"
     # a configuration its schema rejects (pydantic's `1 validation error for CompilationConfig`,
     # `Value error, Invalid backend …`): settings or plug-in versions that do not fit this release
     r"\bvalidation errors? for [A-Z]\w*|\bValue error, |"
@@ -331,6 +334,9 @@ _SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d
                          # MindSpore's function tag after it (`model_converter.cc:200] operator()] …`)
                          r"(?:\s?[\w:~]{1,120}(?:\(\))?\](?= ))?|\[(?:FUNC|FILE|LINE|THREAD):[^\]]{0,256}\]")
 # `{0,256}`: an unbounded `[^\]\s]*` re-scanned the rest of a `[1[1[1…` line from every `[`
+# a file-system path of two folders or more (`/root/samples/operator/AddCustom/build`) in a message:
+# its words are names the user chose, not the failure's
+_FS_PATH = re.compile(r"(?<![\w.:-])(?:[\w.+~-]*/){2,}[\w.+~-]*")
 _KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]{0,256}\]")  # a reason is the message
 
 
@@ -712,7 +718,9 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "memory"
     if any(_TRANSFER_SOURCE.search(t) for t in (anchor.text, anchor.detail or "")):  # the module, before its words
         return "communication"
-    for text in [body] + [message_body(e.detail or e.text) for e in _near_the_raise(anchor, group)]:
+    # a folder named `operator` or `hccl` in the message says nothing of the failure (the frames
+    # near the raise are read with their paths: the code that raised is named by them)
+    for text in [_FS_PATH.sub(" ", body)] + [message_body(e.detail or e.text) for e in _near_the_raise(anchor, group)]:
         for pattern, cat in ((_ENV_INIT, "environment"), (_MEM_TEXT, "memory"), (_DEVICE_TEXT, "device"),
                              (_COMM_TEXT, "communication"),
                              (_COMPILE_TEXT, "compile"), (_OP_TEXT, "operator"), (_STREAM_TEXT, "stream_event")):
@@ -722,8 +730,11 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "operator"
     if anchor.raised_in and _OP_CALL_SITE.search(anchor.raised_in):
         return "operator"  # no word said otherwise: the registered operator's own check raised it
-    if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.search(e.text) for e in group):
-        return "compile"  # a build stopped, or a compiler summed up the errors it printed (clang)
+    if any(BUILD_STOPPED.search(e.text) or COMPILER_SUMMARY.search(e.text) for e in group) \
+            or building([anchor.text] + [e.text for e in group]):
+        # a build stopped, or a compiler summed up the errors it printed (clang); a build's own
+        # error that no word routes (CMake's `Parse error`): what failed was the build
+        return "compile"
     if ("acl", DEVICE_SETUP_FAILED) in set(_numbers(group)):
         # the calls above the anchor report that the device could not be set up, and nothing in
         # the event says why: the set-up itself (driver, firmware, an occupied device)

@@ -193,6 +193,9 @@ _LOADER = re.compile(
     # the dynamic loader resolving a program's libraries against another build of one of them
     # (`make: relocation error: …/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0
     # not defined in file libffi.so.7`, `libstdc++.so.6: version `GLIBCXX_3.4.29' not found`)
+    # the static linker that cannot find a library the build links (`/usr/bin/ld: cannot find -lascendcl`):
+    # the toolkit's library folder is not on the link path, or the library is not installed
+    r"\bld(?:\.\w+)?: cannot find -l[\w.+-]+|"
     r"\brelocation error: |\bsymbol \S+ version \S+ not defined in file\b|: version `[^'\s]{1,80}' not found\b|"
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
@@ -230,6 +233,9 @@ _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
 _DATA_STARVED = re.compile(C.DATA_STARVED)
 # a line that is only the shell command sourcing CANN's environment script (a post's list of the
 # commands run), not a message asking for it
+# a shell's prompt and the command typed after it, pasted with the output (`[root@host plog]# grep
+# -rn "ERROR"`, `root@host:/srv/app# ./bin/daemon`, `(base) user@host:~$ python train.py`)
+_SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?(?:\[[\w.-]+@[\w.-]+(?: [^\]\n]{0,120})?\]|[\w.-]+@[\w.-]+:[^\s#$]{0,200}) ?[#$] ")
 _SOURCES_SET_ENV = re.compile(r"^\s*(?:[$#>] )?(?:sudo )?(?:source|\.) +\S*set_env\.(?:ba)?sh(?: +--?[\w=-]+)*\s*;?\s*$")
 _MISSING_FUNCTION = re.compile(C.MISSING_FUNCTION)
 # the device's initialisation failing in torch_npu or ACL (`c10_npu::SetDevice`, `_npu_init`, aclInit)
@@ -458,6 +464,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
 
     stripped = text.strip()
     if not stripped or _is_frame(stripped):
+        return K.CONTEXT, Level.NONE, info
+    if _SHELL_PROMPT.match(stripped):  # a command as typed, whatever it looks for (`grep -rn "ERROR"`)
         return K.CONTEXT, Level.NONE, info
     if C.C10_FRAME_RE.match(stripped) or C.NATIVE_FRAME_RE.match(stripped):
         return K.CONTEXT, Level.ERROR, info

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from npudiag_tui.core.formats.timestamps import TS6
 
-# level, module, pid, procname, TS6, rest. A space after the colon appears in exported device logs.
+# level, module, pid, procname, TS6, rest. A space after the colon appears in exported device logs;
+# a space before it, or none after the level, in copies of plog lines (troubleshooting pages:
+# `[ERROR]RUNTIME(44525,python) :2024-01-22-04:26:23.625.816 …`).
 PLOG_RE = re.compile(
-    r"\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] ([A-Z][A-Z0-9_]*)\((-?\d+),([^)]*)\): ?" + TS6 + r" ?(.*)$"
+    r"\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] ?([A-Z][A-Z0-9_]*)\((-?\d+),([^)]*)\) ?: ?" + TS6 + r" ?(.*)$"
 )
 # MindSpore: [LEVEL] MODULE(pid,hex tid,procname):TS6 [path:line] Func] message; its Python side
 # (and older releases) write `pid:tid` and no function: `[WARNING] ME(1049:2814,MainProcess):TS6 [x.py:357] msg`
@@ -21,7 +23,7 @@ MINDSPORE_RE = re.compile(
     r"\[(ERROR|WARNING|INFO|DEBUG|CRITICAL|EXCEPTION)\] (\w+)\((\d+)[,:]([0-9a-f]+),([^)]*)\):" + TS6
     + r" \[([^\]]+):(\d+)\] (?:([\w:~]+(?:\(\))?)\] ?)?(.*)$"
 )
-PLOG_HEAD_BYTES = re.compile(rb"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] [A-Z][A-Z0-9_]*\(-?\d+,[^)]*\): ?\d{4}-",
+PLOG_HEAD_BYTES = re.compile(rb"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] ?[A-Z][A-Z0-9_]*\(-?\d+,[^)]*\) ?: ?\d{4}-",
                              re.M)
 
 _FILE_LINE = re.compile(r"^\[([\w./+-]+):(\d+)\]\s*")

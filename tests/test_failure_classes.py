@@ -5228,3 +5228,56 @@ def test_a_build_error_no_word_routes_is_the_build(tmp_path):
     ws, d = diagnose(tmp_path / "d", {"run.log": "RuntimeError: the operator refused input 3 (see /root/logs/run1/out"
                                                  ".txt)\n"})
     assert d.category == "operator"
+
+
+def test_g1_a_terminal_panes_border_is_an_envelope(tmp_path):
+    """Lines copied from a terminal pane (k9s, tmux) keep its border (`│ `): the glog level behind
+    it still counts, so the fatal line is the anchor, not an INFO line that mentions a failure."""
+    text = ("│ I0908 02:12:23.339234       1 client.go:53] BuildConfigFromFlags failed for file /root/.kube/config: "
+            "stat /root/.kube/config: no such file or directory using inClusterConfig\n"
+            "│ I0908 02:12:23.340058       1 main.go:118] using config file: /device-config.yaml\n"
+            "│ F0908 02:12:23.566599       1 main.go:133] load config failed, error is can not find vnpu config for "
+            "chip 910B4-1\n")
+    ws, d = diagnose(tmp_path / "a", {"plugin.log": text})
+    assert "can not find vnpu config" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a bar inside a line (a column of a table printed by the job) envelops nothing
+    ws, d = diagnose(tmp_path / "b", {"run.log": "I0908 02:12:23.339234 1 main.go:9] step 3 │ load config failed, "
+                                                 "using defaults\n"})
+    assert d.anchor is None
+
+
+def test_a_failure_logged_at_info_level_is_context(tmp_path):
+    """A program that logs a failure at INFO went on from it: the line is context, and an error
+    logged later at an error level is the anchor. Alone, an INFO line is no anchor at all."""
+    ws, d = diagnose(tmp_path / "a", {"run.log": "INFO 12-03 07:26:33 [loader.py:81] Loading cached kernel failed, "
+                                                 "compiling it again\n"
+                                                 "ERROR 12-03 07:26:40 [worker.py:90] RuntimeError: device 0 is busy\n"})
+    assert "device 0 is busy" in anchor_text(ws, d)
+    ws, d = diagnose(tmp_path / "b", {"run.log": "INFO 12-03 07:26:33 [loader.py:81] Loading cached kernel failed, "
+                                                 "compiling it again\n"})
+    assert d.anchor is None
+    # look-alike: an INFO line that says ERROR in its message is still read as an error
+    ws, d = diagnose(tmp_path / "c", {"run.log": "INFO 12-03 07:26:33 [proc.py:81] worker 3 reported: ERROR device "
+                                                 "lost\n"})
+    assert d.anchor is not None
+
+
+def test_an_api_that_returned_an_error_code_prints_its_status(tmp_path):
+    """`aclrtKernelArgsFinalize(argsHandle) returned error code 100000`: the call's aclError is
+    read as a status like `error code is N`; a count that is no status is not."""
+    ws, d = diagnose(tmp_path / "a", {"run.log": "[ERROR] Operation failed: aclrtKernelArgsFinalize(argsHandle) "
+                                                 "returned error code 100000\n"})
+    assert d.anchor.code == "100000"
+    ws, d = diagnose(tmp_path / "b", {"run.log": "[ERROR] Operation failed: the batch returned 100000 tokens\n"})
+    assert d.anchor.code is None
+
+
+def test_the_shells_error_in_a_script_is_a_failure(tmp_path):
+    """bash reports an error in the job's script with its line (`build.sh: line 1567: [: missing
+    `]'`), with no error word: a failure all the same."""
+    ws, d = diagnose(tmp_path / "a", {"build.log": "building ops ...\nbuild.sh: line 1567: [: missing `]'\n"})
+    assert "missing `]'" in anchor_text(ws, d)
+    # look-alike: the script's own echo of a line number is no error
+    ws, d = diagnose(tmp_path / "b", {"build.log": "building ops ...\nstep 3 of build.sh done\n"})
+    assert d.anchor is None

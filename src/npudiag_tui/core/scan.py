@@ -62,6 +62,7 @@ _CONSOLE_KEYS = (
     "does not allow",  # a configuration checker refusing a setting (formats.console.SETTING_REFUSED)
     "errno",  # a system call's error number (`errno is 30`, Python's `[Errno 101] Network is unreachable`)
     "no such file",  # the C library's words for ENOENT after a path (`/lib/modules/x/build: No such file …`)
+    ".sh: line ",  # the shell's error in a script at a line (`build.sh: line 1567: [: missing `]'`)
     "cannot find -l",  # the linker's missing library (`/usr/bin/ld: cannot find -lascendcl`), no error word
     "(required by",  # the dynamic loader's missing symbol version (`version `GLIBCXX_3.4.29' not found (required by x)`)
 )

@@ -174,6 +174,7 @@ _ENV_TEXT = re.compile(
     # … or a part of it that would not build from the file (`ConfigManager init exception: Failed
     # to initialize ModelDeployConfig from JSON.`)
     r"\b[Cc]onfig ?[Mm]anager\b.{0,40}\b(?:init\w*|load\w*) (?:exception|fail\w*|error)\b|"
+    r"\b[Ll]oad(?:ing)? (?:the )?config(?:uration)? failed\b|"  # a device plug-in's `load config failed, error is …`
     r"\b[Ff]ailed to (?:initiali[sz]e|load|parse|read) \w*[Cc]onfig\w* from (?:JSON|json|YAML|yaml|(?:the )?file)\b|"
     # a service's check of the files it reads (MindIE refuses a config or weight file that others may
     # read: `Check Other group permission failed: Current permission is 4, but required no greater than 0`)

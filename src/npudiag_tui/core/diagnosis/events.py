@@ -236,6 +236,8 @@ _DATA_STARVED = re.compile(C.DATA_STARVED)
 # a shell's prompt and the command typed after it, pasted with the output (`[root@host plog]# grep
 # -rn "ERROR"`, `root@host:/srv/app# ./bin/daemon`, `(base) user@host:~$ python train.py`)
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?(?:\[[\w.-]+@[\w.-]+(?: [^\]\n]{0,120})?\]|[\w.-]+@[\w.-]+:[^\s#$]{0,200}) ?[#$] ")
+_SCRIPT_ERROR = re.compile(r"^[\w./+-]+\.(?:sh|bash): line \d+: \S")
+_ERROR_LEVEL_WORD = re.compile(r"\b(?:ERROR|CRITICAL|FATAL)\b")  # a level word inside the message of an INFO line
 _SOURCES_SET_ENV = re.compile(r"^\s*(?:[$#>] )?(?:sudo )?(?:source|\.) +\S*set_env\.(?:ba)?sh(?: +--?[\w=-]+)*\s*;?\s*$")
 _MISSING_FUNCTION = re.compile(C.MISSING_FUNCTION)
 # the device's initialisation failing in torch_npu or ACL (`c10_npu::SetDevice`, `_npu_init`, aclInit)
@@ -544,6 +546,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return (K.BENIGN if _LOADER_NOISE.search(stripped) else K.IMPORT), Level.ERROR, info
     if "not found" in stripped and _TOOL_MISSING.search(stripped):
         return K.IMPORT, Level.ERROR, info
+    if _SCRIPT_ERROR.match(stripped) and not C.KILLED_NOTICE.match(stripped):
+        # the shell's report of an error in the job's script at a line (`build.sh: line 1567: [:
+        # missing `]'`): a failure of its own, whatever its words
+        return K.LOG_ERROR, Level.ERROR, info
     if stripped.startswith(_DATAPIPE_NOTE):
         # an exception of the data pipeline, at whatever level the program logged its message above
         # it and went on
@@ -629,6 +635,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
             return K.DEVICE_EXC, Level.ERROR, info
         if _TIMEOUT.search(stripped):
             return K.TIMEOUT, Level.ERROR, info
+        if logger_level in ("INFO", "DEBUG") and not _ERROR_LEVEL_WORD.search(stripped):
+            # a program that logs a failure at INFO went on from it (`BuildConfigFromFlags failed
+            # for file …/.kube/config … using inClusterConfig`): what it says failed is context
+            return K.CONTEXT, Level.INFO, info
         return K.LOG_ERROR, Level.ERROR, info
     result = _failed_call_result(stripped) if logger_level is None else None
     if result is not None:

@@ -66,7 +66,7 @@ _BRACKET_LOGGER = re.compile(
 )
 # Envelopes around a line that carry no meaning of their own (transport noise): a Markdown quote, the
 # backticks of a pasted fence, a test runner's failure marker, a compose service column, a tag such
-# as `[RAW SERVER]`, Markdown bold, and an application's own label (`CANN error: `, `RecentErrMsg: `) in front of a
+# as `[RAW SERVER]`, Markdown bold, a terminal pane's border, and an application's own label (`CANN error: `, `RecentErrMsg: `) in front of a
 # CANN code or block. A bounded set, tried a bounded number of times, so a line cannot make it loop.
 _ENVELOPE = re.compile(
     r"^(?:> ?|`{1,3}(?=\S)|E {7}|[\w.-]+ {2,}\| |\[[A-Z]+ [A-Z]+\] "  # pytest's `E` column is 8 wide
@@ -74,6 +74,7 @@ _ENVELOPE = re.compile(
     r"|\[[A-Z][A-Za-z]*\]\t>>> "  # MindIE's component marker (`[Model]\t>>> `, `[Tokenizer]\t>>> `)
     r"|(?:\.{3,}|…+) ?(?=[EW][0-9A-Z]\d{4}[:\[ ]|\[ERROR\] )"  # a paste's elision mark before a CANN line
     r"|\*\*(?=[^\s*])"  # Markdown bold that a reporter opened on a line (glibc's `*** Error` has three)
+    r"|[│┃║] ?"  # a terminal pane's border, copied with its lines (k9s, tmux, a TUI's log view)
     r")"
 )
 _APP_LABEL = re.compile(

@@ -4,6 +4,8 @@ case of the corpus is quoted."""
 
 from __future__ import annotations
 
+from npudiag_tui.core.formats.timestamps import format_us
+
 from test_diagnosis import anchor_text, diagnose
 
 
@@ -5281,3 +5283,16 @@ def test_the_shells_error_in_a_script_is_a_failure(tmp_path):
     # look-alike: the script's own echo of a line number is no error
     ws, d = diagnose(tmp_path / "b", {"build.log": "building ops ...\nstep 3 of build.sh done\n"})
     assert d.anchor is None
+
+
+def test_g3_a_go_log_date_gives_its_year_to_glogs_yearless_stamps(tmp_path):
+    """Go's log package prints `2025/09/08 02:12:23.564828` beside glog's year-less `F0908` lines
+    (the Ascend device plug-in): the glog line's year is that date's, not the file's copy time."""
+    text = ("[INFO]     2025/09/08 02:12:23.564828 1       devmanager/devmanager.go:100    the dcmi version is 25.0\n"
+            "F0908 02:12:23.566599       1 main.go:133] load config failed, error is can not find vnpu config\n")
+    ws, d = diagnose(tmp_path / "a", {"plugin.log": text})
+    assert format_us(d.anchor.time).startswith("2025-09-08")
+    # look-alike: a path of digits and slashes is no date
+    ws, d = diagnose(tmp_path / "b", {"plugin.log": "[INFO] saved /data/1999/01/02 12:00:00 checkpoints\n"
+                                      + text.split("\n", 1)[1]})
+    assert not format_us(d.anchor.time).startswith("1999")

@@ -241,10 +241,12 @@ def _full_date_year(path: str) -> int | None:
     return year if 1990 <= year <= 2200 else None
 
 
-# TS6, torch_npu's header, Python logging (`2025-11-11 12:28:58`), and glog's eight-digit date
-# (`F20251111 12:28:58.504206`: xLLM, Mooncake)
+# TS6, torch_npu's header, Python logging (`2025-11-11 12:28:58`), glog's eight-digit date
+# (`F20251111 12:28:58.504206`: xLLM, Mooncake), and Go's log package (`2025/09/08 02:12:23.564828`:
+# the Ascend device plug-in and cluster services, beside glog's year-less `I0908` lines)
 _EPOCH_SECONDS = re.compile(EPOCH_MARK.encode("ascii") + rb"(\d{9,11})\b")
-_FULL_DATE = re.compile(rb"(?<!\d)(\d{4})-(\d\d)-(\d\d)[- T]\d\d:\d\d:\d\d|(?<![\w])[IWEF](\d{4})(\d\d)(\d\d) \d\d:\d\d:\d\d")
+_FULL_DATE = re.compile(rb"(?<!\d)(\d{4})-(\d\d)-(\d\d)[- T]\d\d:\d\d:\d\d|(?<![\w])[IWEF](\d{4})(\d\d)(\d\d) \d\d:\d\d:\d\d|"
+                        rb"(?<![\d/])(\d{4})/(\d\d)/(\d\d) \d\d:\d\d:\d\d")
 
 
 def _year_hints(files: list[SourceFile]) -> list[int | None]:

@@ -5296,3 +5296,24 @@ def test_g3_a_go_log_date_gives_its_year_to_glogs_yearless_stamps(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"plugin.log": "[INFO] saved /data/1999/01/02 12:00:00 checkpoints\n"
                                       + text.split("\n", 1)[1]})
     assert not format_us(d.anchor.time).startswith("1999")
+
+
+def test_the_runtimes_dump_of_a_failed_tasks_arguments_is_evidence(tmp_path):
+    """Before its verdict on a failed AI Core task (`AI Core kernel execution failed, … fault
+    kernel_name=X`) the runtime dumps the task's arguments at ERROR level (`GetArgsInfo:[AIC_INFO]
+    args(20 to 24) after execute:0, 0xa5a5…`): evidence for the verdict, never the anchor."""
+    def rt(ts: str, rest: str) -> str:
+        return f"[ERROR] RUNTIME(29387,):2026-09-05-07:55:03.{ts} {rest}\n"
+    dump = (rt("039.723", "[davinci_kernel_task.cc:1076]30290 GetArgsInfo:[AIC_INFO] args(20 to 24) after execute:0, "
+               "0, 0, 0, 0xa5a5a5a54d0451fb.")
+            + rt("039.725", "[davinci_kernel_task.cc:1080]30290 GetArgsInfo:tilingKey = 0, print 2 Times totalLen=(25*8)")
+            + rt("039.732", "[davinci_kernel_task.cc:1180]30290 PrintErrorInfoForDavinciTask:[AIC_INFO] after execute:"
+                 "args print end"))
+    verdict = rt("039.807", "[davinci_kernel_task.cc:1210]30290 PrintErrorInfoForDavinciTask:[DFX_INFO]AI Core kernel "
+                 "execution failed, device_id=0, stream_id=47, task_id=62945, fault kernel_name=IndexCheck_int64_0")
+    ws, d = diagnose(tmp_path / "a", {"plog.log": dump + verdict})
+    assert "AI Core kernel execution failed" in anchor_text(ws, d)
+    # look-alike: a launch that failed on its arguments, untagged, is a failure of its own
+    ws, d = diagnose(tmp_path / "b", {"plog.log": rt("039.700", "[kernel.cc:10]30290 LaunchKernel: args(20 to 24) "
+                                                     "invalid, launch failed, 0xa5a5a5a54d0451fb") + dump})
+    assert "LaunchKernel" in anchor_text(ws, d)

@@ -237,6 +237,7 @@ _DATA_STARVED = re.compile(C.DATA_STARVED)
 # -rn "ERROR"`, `root@host:/srv/app# ./bin/daemon`, `(base) user@host:~$ python train.py`)
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?(?:\[[\w.-]+@[\w.-]+(?: [^\]\n]{0,120})?\]|[\w.-]+@[\w.-]+:[^\s#$]{0,200}) ?[#$] ")
 _SCRIPT_ERROR = re.compile(r"^[\w./+-]+\.(?:sh|bash): line \d+: \S")
+_TASK_DUMP = re.compile(r"\s*\[AIC_INFO\]")
 _ERROR_LEVEL_WORD = re.compile(r"\b(?:ERROR|CRITICAL|FATAL)\b")  # a level word inside the message of an INFO line
 _SOURCES_SET_ENV = re.compile(r"^\s*(?:[$#>] )?(?:sudo )?(?:source|\.) +\S*set_env\.(?:ba)?sh(?: +--?[\w=-]+)*\s*;?\s*$")
 _MISSING_FUNCTION = re.compile(C.MISSING_FUNCTION)
@@ -361,7 +362,9 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
         return K.HEARTBEAT
     if C.NATIVE_FRAME_RE.match(msg):
         return K.CONTEXT
-    if _STATE_SNAPSHOT.match(p.func or ""):
+    if _STATE_SNAPSHOT.match(p.func or "") or _TASK_DUMP.match(msg) or p.func == "GetArgsInfo":
+        # (the runtime's dump of a failed AI Core task, `[AIC_INFO] args(20 to 24) after execute:…`,
+        # `tiling_key:0`, printed around its verdict: evidence, at ERROR level, never the verdict)
         return K.TABLE
     if _REPORT_BOOKKEEPING.search(msg):
         # the runtime telling the error manager which code it is about to report: the message

@@ -5317,3 +5317,18 @@ def test_the_runtimes_dump_of_a_failed_tasks_arguments_is_evidence(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"plog.log": rt("039.700", "[kernel.cc:10]30290 LaunchKernel: args(20 to 24) "
                                                      "invalid, launch failed, 0xa5a5a5a54d0451fb") + dump})
     assert "LaunchKernel" in anchor_text(ws, d)
+
+
+def test_hccls_heartbeat_verdict_outranks_a_later_watchdog_timeout(tmp_path):
+    """HCCL's `Cluster Exception Location[IP/ID]:[…/1] … ExceptionType:[Heartbeat Lost Occurred]`
+    names the node where the exception is: a healthy rank's watchdog that times out thirty minutes
+    later waited on it (its header glued to the stamp, as copies print it)."""
+    verdict = ("[ERROR]HCCL(835695,all_reduce_test):2025-10-23-17:28:06.049.385[task_exception_handler.cc:610]"
+               "[835695][TaskExecStage][HeartbeatAbnormal]Cluster Exception Location[IP/ID]:[127.10.0.1/1], Arrival "
+               "Time:[Thu Oct 23 17:25:58 2025], Discoverer:[127.10.0.1/2], ExceptionType:[Heartbeat Lost Occurred]\n")
+    victim = _watchdog_rank7("E1023 17:58:06")
+    ws, d = diagnose(tmp_path / "a", {"debug/plog/plog-835695_20251023172806000.log": verdict, "rank7.log": victim})
+    assert "Heartbeat Lost Occurred" in anchor_text(ws, d)
+    # look-alike: the watchdog alone is what there is
+    ws, d = diagnose(tmp_path / "b", {"rank7.log": victim})
+    assert "Watchdog caught" in anchor_text(ws, d)

@@ -449,8 +449,10 @@ def _table_failure_row(anchor: ErrorEvent, ordered: list[ErrorEvent]) -> ErrorEv
 
 def _names_a_failure(ev: ErrorEvent) -> bool:
     """Weak evidence of a failure of its own: what a peer's timeout gives way to."""
-    # (a synchronisation that failed noticed a failure on its own device)
-    return ev.kind in ("log_error", "relay", "abort", "sync") or (
+    # (a synchronisation that failed noticed a failure on its own device; HCCL's heartbeat verdict,
+    # `Cluster Exception Location[IP/ID]:[…] … ExceptionType:[Heartbeat Lost Occurred]`, names the
+    # node where the exception is)
+    return ev.kind in ("log_error", "relay", "abort", "sync", "heartbeat") or (
         ev.kind == "table" and _FAILED_ROW.search(ev.text) is not None)
 
 

@@ -190,12 +190,12 @@ _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
     # the dynamic loader out of static TLS for a library loaded late (an OpenMP runtime on aarch64)
     r"cannot allocate memory in static TLS block|"
-    # the dynamic loader resolving a program's libraries against another build of one of them
-    # (`make: relocation error: …/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0
-    # not defined in file libffi.so.7`, `libstdc++.so.6: version `GLIBCXX_3.4.29' not found`)
     # the static linker that cannot find a library the build links (`/usr/bin/ld: cannot find -lascendcl`):
     # the toolkit's library folder is not on the link path, or the library is not installed
     r"\bld(?:\.\w+)?: cannot find -l[\w.+-]+|"
+    # the dynamic loader resolving a program's libraries against another build of one of them
+    # (`make: relocation error: …/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0
+    # not defined in file libffi.so.7`, `libstdc++.so.6: version `GLIBCXX_3.4.29' not found`)
     r"\brelocation error: |\bsymbol \S+ version \S+ not defined in file\b|: version `[^'\s]{1,80}' not found\b|"
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
@@ -231,14 +231,16 @@ _PATH_MISSING = re.compile(C.PATH_MISSING)
 _CORRUPTION_SEEN = re.compile(r"(?i)(?<!\bno )\bcorruption detected\b")
 _RELEASES_DIFFER = re.compile(C.RELEASES_DIFFER)
 _DATA_STARVED = re.compile(C.DATA_STARVED)
-# a line that is only the shell command sourcing CANN's environment script (a post's list of the
-# commands run), not a message asking for it
 # a shell's prompt and the command typed after it, pasted with the output (`[root@host plog]# grep
 # -rn "ERROR"`, `root@host:/srv/app# ./bin/daemon`, `(base) user@host:~$ python train.py`)
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) ?)?(?:\[[\w.-]+@[\w.-]+(?: [^\]\n]{0,120})?\]|[\w.-]+@[\w.-]+:[^\s#$]{0,200}) ?[#$] ")
+# the shell's report of an error in a script at a line (`build.sh: line 1567: [: missing `]'`)
 _SCRIPT_ERROR = re.compile(r"^[\w./+-]+\.(?:sh|bash): line \d+: \S")
+# the runtime's dump of a failed AI Core task (`[AIC_INFO] args(20 to 24) after execute:…`)
 _TASK_DUMP = re.compile(r"\s*\[AIC_INFO\]")
 _ERROR_LEVEL_WORD = re.compile(r"\b(?:ERROR|CRITICAL|FATAL)\b")  # a level word inside the message of an INFO line
+# a line that is only the shell command sourcing CANN's environment script (a post's list of the
+# commands run), not a message asking for it
 _SOURCES_SET_ENV = re.compile(r"^\s*(?:[$#>] )?(?:sudo )?(?:source|\.) +\S*set_env\.(?:ba)?sh(?: +--?[\w=-]+)*\s*;?\s*$")
 _MISSING_FUNCTION = re.compile(C.MISSING_FUNCTION)
 # the device's initialisation failing in torch_npu or ACL (`c10_npu::SetDevice`, `_npu_init`, aclInit)
@@ -1789,6 +1791,25 @@ _STATES_ITS_REASON = re.compile(r"\b(?:because|due to|caused by)\b|\b[Rr]eason(?
                                 r"\bbut (?:required|expected|got|given)\b")
 
 
+def _reports_that_point_to_a_log(events: list[ErrorEvent]) -> None:
+    """An error report that asks the reader to check another log says its reason is told there:
+    it wraps that error, as do the lines of the same report right above it (contiguous, with no
+    stamp, code or status of their own: `LLMInferEngine failed to init LLMInferModels` over
+    `ERR: Failed to init endpoint! Please check the service log`). A line above that states its
+    own reason is that error, told here, and ends the report."""
+    for i, ev in enumerate(events):
+        if ev.kind not in (K.LOG_ERROR, K.EXCEPTION) or not _POINTS_TO_A_LOG.search(ev.text):
+            continue
+        ev.kind = K.WRAPPER
+        line = ev.ref.line
+        for prev in reversed(events[max(0, i - REPORT_LINES_ABOVE):i]):
+            if prev.ref.file_id != ev.ref.file_id or prev.ref.line != line - 1 or prev.kind != K.LOG_ERROR \
+                    or prev.codes or prev.numeric or _own_time(prev.text, None) is not None \
+                    or _STATES_ITS_REASON.search(prev.text):
+                break
+            prev.kind, line = K.WRAPPER, prev.ref.line
+
+
 # an exception whose message only says that a named step failed (`RuntimeError: NPU kernel
 # .npu_kernels_xxx execution failed(-1)`): no reason, no code
 _BARE_FAILURE = re.compile(r"^(?:[\w.:/-]+ ){0,6}[\w.:/-]+ failed(?: ?\(-?\w{1,12}\))?[.!]?$")
@@ -1832,25 +1853,6 @@ def _printed_before_a_bare_raise(events: list[ErrorEvent]) -> None:
         if printed.kind == K.LOG_ERROR and printed.ref.file_id == ev.ref.file_id and 1 <= top - printed.ref.line <= 2 \
                 and _FAILED.search(_message_of(printed)):
             ev.kind = K.RELAY
-
-
-def _reports_that_point_to_a_log(events: list[ErrorEvent]) -> None:
-    """An error report that asks the reader to check another log says its reason is told there:
-    it wraps that error, as do the lines of the same report right above it (contiguous, with no
-    stamp, code or status of their own: `LLMInferEngine failed to init LLMInferModels` over
-    `ERR: Failed to init endpoint! Please check the service log`). A line above that states its
-    own reason is that error, told here, and ends the report."""
-    for i, ev in enumerate(events):
-        if ev.kind not in (K.LOG_ERROR, K.EXCEPTION) or not _POINTS_TO_A_LOG.search(ev.text):
-            continue
-        ev.kind = K.WRAPPER
-        line = ev.ref.line
-        for prev in reversed(events[max(0, i - REPORT_LINES_ABOVE):i]):
-            if prev.ref.file_id != ev.ref.file_id or prev.ref.line != line - 1 or prev.kind != K.LOG_ERROR \
-                    or prev.codes or prev.numeric or _own_time(prev.text, None) is not None \
-                    or _STATES_ITS_REASON.search(prev.text):
-                break
-            prev.kind, line = K.WRAPPER, prev.ref.line
 
 
 def _releases_differ_before_a_crash(events: list[ErrorEvent]) -> None:

@@ -190,13 +190,6 @@ _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
     # the dynamic loader out of static TLS for a library loaded late (an OpenMP runtime on aarch64)
     r"cannot allocate memory in static TLS block|"
-    # the static linker that cannot find a library the build links (`/usr/bin/ld: cannot find -lascendcl`):
-    # the toolkit's library folder is not on the link path, or the library is not installed
-    r"\bld(?:\.\w+)?: cannot find -l[\w.+-]+|"
-    # the dynamic loader resolving a program's libraries against another build of one of them
-    # (`make: relocation error: …/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0
-    # not defined in file libffi.so.7`, `libstdc++.so.6: version `GLIBCXX_3.4.29' not found`)
-    r"\brelocation error: |\bsymbol \S+ version \S+ not defined in file\b|: version `[^'\s]{1,80}' not found\b|"
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
@@ -205,6 +198,24 @@ _LOADER = re.compile(
     # a tool missing, or the script saved with Windows line ends)
     r"^[\w./+-]+\.(?:sh|bash): line \d+: (?:[\w./+-]+|\$'\\r'): (?:command not found|未找到命令)"
 )
+# The linker's and the loader's own words, read only on lines that hold one of their literals (every
+# line is asked whether it is a loader failure: each branch of _LOADER is tried at every position):
+# the static linker that cannot find a library the build links (`/usr/bin/ld: cannot find -lascendcl`:
+# the toolkit's library folder is not on the link path, or the library is not installed), and the
+# dynamic loader resolving a program's libraries against another build of one of them (`make:
+# relocation error: …/libguile-2.0.so.22: symbol ffi_type_uint32 version LIBFFI_BASE_7.0 not defined
+# in file libffi.so.7`, `libstdc++.so.6: version `GLIBCXX_3.4.29' not found`)
+_LINKER_LITERALS = ("cannot find -l", "relocation error", "not defined in file", "' not found")
+_LINKER = re.compile(r"\bld(?:\.\w+)?: cannot find -l[\w.+-]+|\brelocation error: |"
+                     r"\bsymbol \S+ version \S+ not defined in file\b|: version `[^'\s]{1,80}' not found\b")
+
+
+def _loader_failure(text: str) -> bool:
+    """Whether a line says a library would not load or link (`_LOADER`, `_LINKER`)."""
+    return _LOADER.search(text) is not None or (
+        any(lit in text for lit in _LINKER_LITERALS) and _LINKER.search(text) is not None)
+
+
 _DRIVER_TOOL_FAILED = re.compile(C.DRIVER_TOOL_FAILED)
 # the driver's tools missing where a service looks for them (a device plugin's container), or any
 # program Go's exec cannot find; read only on lines that say "not found" (common first letters)
@@ -351,7 +362,7 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
             return K.RELAY
         if _TBE_BUILD_WRAPPER.search(msg):  # the kernel compiler's own traceback follows: its error says why
             return K.WRAPPER
-    if _LOADER.search(msg):
+    if _loader_failure(msg):
         return K.BENIGN if _LOADER_NOISE.search(msg) else K.IMPORT
     if _LOGGED_ASSERT.search(p.message):  # a kernel's assertion, from the exception dump's printf buffer
         return K.DEVICE_EXC
@@ -443,7 +454,7 @@ _STATUS_ONLY = re.compile(r"^\s*(?:\[\d+\]\s*\[[^\]\[]{1,60}\]\s*)+$")
 
 def _detail_kind(code: str, msg: str, info: dict) -> EventKind:
     """The kind of an error-manager message (not a device exception) from its code and text."""
-    if _LOADER.search(msg) or re.search(r"opp_kernel|binary_info_config", msg):
+    if _loader_failure(msg) or re.search(r"opp_kernel|binary_info_config", msg):
         info["env_hint"] = True
     if re.search(r"wait for compute device to finish failed", msg):
         return K.CANN_TRACE
@@ -540,7 +551,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.LOG_ERROR, Level.ERROR, info
     if _CHAIN_HEAD.match(stripped) or _CHAIN_LINK.match(stripped):
         return K.WRAPPER, Level.ERROR, info
-    if _LOADER.search(stripped):
+    if _loader_failure(stripped):
         if _SOURCES_SET_ENV.match(stripped):
             return K.CONTEXT, Level.INFO, info  # the command that sets the environment up, as typed
         if logger_level == "WARNING" and tolerated_import(stripped):

@@ -5332,3 +5332,21 @@ def test_hccls_heartbeat_verdict_outranks_a_later_watchdog_timeout(tmp_path):
     # look-alike: the watchdog alone is what there is
     ws, d = diagnose(tmp_path / "b", {"rank7.log": victim})
     assert "Watchdog caught" in anchor_text(ws, d)
+
+
+def test_a_quoted_watchdog_timeout_is_a_collective_wait(tmp_path):
+    """PyTorch's process-group watchdog quoted without c10's level prefix (`HCCL watchdog thread
+    terminated with exception: [Rank 24] Watchdog caught collective operation timeout: …`) is still
+    a collective wait that expired: the anchor when nothing else failed, and a victim otherwise."""
+    watchdog = ("HCCL watchdog thread terminated with exception: [Rank 24] Watchdog caught collective operation "
+                "timeout: WorkHCCL(SeqNum=6711, OpType=ALLGATHER, NumelIn=128, NumelOut=4096, Timeout(ms)=600000) "
+                "ran for 600901 milliseconds before timing out\n")
+    ws, d = diagnose(tmp_path / "a", {"train.log": watchdog})
+    assert "Watchdog caught" in anchor_text(ws, d)
+    assert d.anchor.kind == "timeout" and d.category == "communication"
+    ws, d = diagnose(tmp_path / "b", {"train.log": "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"
+                                                   + watchdog})
+    assert "out of memory" in anchor_text(ws, d)
+    # look-alike: a line about the watchdog's setting is no timeout
+    ws, d = diagnose(tmp_path / "c", {"train.log": "INFO: collective operation timeout set to 600 s\n"})
+    assert d.anchor is None

@@ -120,7 +120,11 @@ _TIMEOUT = re.compile(  # not inside a name (`rtDeviceSynchronizeWithTimeout` is
 # cut off (EI0002 notify wait, EI0006 socket)
 _EXPIRED = re.compile(r"\b(?:[Tt]ime ?out|timed out) after \d+(?:\.\d+)? ?(?:ns|us|ms|s|sec\w*|min\w*)?\b")
 _PEER_WAIT = re.compile(r"Notify register times out|notify wait timeout|wait socket establish timeout|"
-                        r"socket establish timeout|[Ww]ait for .{0,40}rank.{0,40}time(?:d)? ?out")
+                        r"socket establish timeout|[Ww]ait for .{0,40}rank.{0,40}time(?:d)? ?out|"
+                        # PyTorch's process-group watchdog, quoted without c10's level prefix
+                        # (`HCCL watchdog thread terminated with exception: [Rank 24] Watchdog caught
+                        # collective operation timeout: WorkHCCL(…) ran for 600901 milliseconds …`)
+                        r"\bWatchdog caught collective operation timeout\b")
 _CORE_FAULT_REASON = r"execut(?:e|ion) failed, reason=\[?(?:ai ?core|vector core|aiv(?:ec)?|ai ?cpu) exception\b"
 # a core of this device that failed its task: an AI Core / vector core execution that did not
 # finish (a hung kernel, 507014/507034), not a wait on a peer (a bare 507014 is a status, and

@@ -5350,3 +5350,24 @@ def test_a_quoted_watchdog_timeout_is_a_collective_wait(tmp_path):
     # look-alike: a line about the watchdog's setting is no timeout
     ws, d = diagnose(tmp_path / "c", {"train.log": "INFO: collective operation timeout set to 600 s\n"})
     assert d.anchor is None
+
+
+def test_a_device_set_up_warning_explains_a_later_missing_context(tmp_path):
+    """ACL's `aclrtSetDevice: update platform info with device failed` (a WARNING) means the device
+    was never set: the same process's later `ctx is NULL!` / 107002 context pointer null errors
+    follow from it. Followed by an error of another kind, the warning stays a warning."""
+    warned = plog("WARNING", "ASCENDCL", 28980, "06:08:31.254.818", "[device.cpp:157]28980 aclrtSetDevice: update "
+                  "platform info with device failed, deviceId = 0", day="2024-02-21")
+    no_ctx = (plog("ERROR", "RUNTIME", 28980, "06:08:59.095.531", "[api_impl.cc:1038]28980 GetMaxStreamAndTask:"
+                   "[FINAL][FINAL]ctx is NULL!", day="2024-02-21")
+              + plog("ERROR", "RUNTIME", 28980, "06:08:59.095.668", "[api_c.cc:850]28980 rtGetMaxStreamAndTask:"
+                     "[FINAL][FINAL]ErrCode=107002, desc=[context pointer null], InnerCode=0x7070001", day="2024-02-21"))
+    name = "debug/plog/plog-28980_20240221060831000.log"
+    ws, d = diagnose(tmp_path / "a", {name: warned + no_ctx})
+    assert "update platform info with device failed" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: an out-of-memory after the same warning has a cause of its own
+    oom = plog("ERROR", "RUNTIME", 28980, "06:08:59.095.531", "[npu_driver.cc:9]28980 DevMemAlloc: out of memory, "
+               "size=2147483648", day="2024-02-21")
+    ws, d = diagnose(tmp_path / "b", {name: warned + oom})
+    assert "out of memory" in anchor_text(ws, d)

@@ -37,8 +37,10 @@ _ENVELOPE_NEEDLES = (b"> [", b">[", b"`[")
 # WARNING level (c10/NPU warnings with a code), other warnings are context.
 # (and a warning that dismisses the error above it, which the diagnosis must see, and MindData's
 # warning of a starved device, which may explain the failure after it)
+# (and ACL's warning that the device set-up failed, which explains a later missing context)
 _WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe|"
-                            rb"ignore the (?:above|previous) error|" + DATA_STARVED_NEEDLE.encode())
+                            rb"ignore the (?:above|previous) error|SetDevice\w*:?[^\n]{0,80}fail|"
+                            + DATA_STARVED_NEEDLE.encode())
 _FOREIGN_BEFORE = 8  # header-less lines read back from a kept plog header
 _EXTRA_NEEDLES = (b"HeartbeatAbnormal", b"Cluster Exception Location", b"error cqe")
 _RANK_NEEDLES = (b"HcclCommInit", b"rankSize", b"RankID:")

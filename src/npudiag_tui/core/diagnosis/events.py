@@ -397,9 +397,10 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     if level < Level.ERROR:
         if string_codes(msg) or numeric_codes(msg) or C.parse_device_exception(msg):
             return K.WARNING_CODE
-        if level == Level.WARNING and (_RELEASES_DIFFER.search(msg) or _DATA_STARVED.search(msg)):
+        if level == Level.WARNING and (_RELEASES_DIFFER.search(msg) or _DATA_STARVED.search(msg)
+                                       or _DEVICE_SET_UP_WARNED.search(f"{p.func or ''} {msg}")):
             # kept only when what it explains follows (_releases_differ_before_a_crash,
-            # _starved_device_before_a_task_failure)
+            # _starved_device_before_a_task_failure, _device_set_up_before_a_missing_context)
             return K.WARNING_CODE
         return K.CONTEXT
     dev = C.parse_device_exception(msg)
@@ -831,6 +832,7 @@ class EventBuilder:
         _releases_differ_before_a_crash(events)  # before a crash after it is read as its abort
         _missing_function_before_device_init(events)
         _starved_device_before_a_task_failure(events)
+        _device_set_up_before_a_missing_context(events)
         _reports_that_point_to_a_log(events)
         _printed_before_a_bare_raise(events)
         _demote_aborts(events)
@@ -1766,6 +1768,33 @@ def _missing_function_before_device_init(events: list[ErrorEvent]) -> None:
 
     _warnings_that_explain(events, lambda ev: not ev.codes and _MISSING_FUNCTION.search(ev.text) is not None,
                            MISSING_FUNCTION_LINES, verdict)
+
+
+# ACL's warning that setting the device up went wrong (`aclrtSetDevice: update platform info with device
+# failed, deviceId = 0`), and the runtime's failure for want of the context SetDevice creates
+_DEVICE_SET_UP_WARNED = re.compile(r"\b(?:acl)?(?:rt)?SetDevice\w*:?.{0,80}\bfail(?:ed|ure)?\b")
+_CONTEXT_MISSING = re.compile(r"\bctx is NULL\b|\bcontext ?pointer null\b|\b107002\b")
+CONTEXT_LOOKAHEAD_EVENTS = 500
+
+
+def _device_set_up_before_a_missing_context(events: list[ErrorEvent]) -> None:
+    """ACL's warning that the device set-up went wrong explains the runtime's later failures of
+    the same process for want of a context (`ctx is NULL!`, 107002 context pointer null): the
+    device was never set, so no context was created. The first error of that process after the
+    warning decides; anything else, and the warning stays context."""
+    for i, ev in enumerate(events):
+        if ev.kind != K.WARNING_CODE or ev.codes or not _DEVICE_SET_UP_WARNED.search(ev.text):
+            continue
+        explains = False
+        for later in events[i + 1:i + 1 + CONTEXT_LOOKAHEAD_EVENTS]:
+            if later.ref.file_id != ev.ref.file_id or later.kind.tier > 3:
+                continue  # (wrappers and relays say nothing of their own)
+            if ev.pid is not None and later.pid is not None and later.pid != ev.pid:
+                continue  # another process's error
+            explains = _CONTEXT_MISSING.search(later.text) is not None
+            break
+        if not explains:
+            ev.kind = K.CONTEXT
 
 
 # a device task's failure reported with no cause of its own: MindSpore's task dump (`Task fail infos

@@ -35,9 +35,9 @@ _ENVELOPED_HEAD = re.compile(rb"(?:> ?|`{1,3})\[(?:ERROR|WARNING|CRITICAL|EXCEPT
 _ENVELOPE_NEEDLES = (b"> [", b">[", b"`[")
 # A WARNING is kept only when it may carry a real error: causes are sometimes printed at
 # WARNING level (c10/NPU warnings with a code), other warnings are context.
-# (and a warning that dismisses the error above it, which the diagnosis must see, and MindData's
-# warning of a starved device, which may explain the failure after it)
-# (and ACL's warning that the device set-up failed, which explains a later missing context)
+# (and a warning that dismisses the error above it, which the diagnosis must see, MindData's
+# warning of a starved device, and ACL's warning that the device set-up failed, which may explain
+# the failure after them)
 _WARNING_WORTH = re.compile(CODE_PATTERN.encode() + rb"|error code|ErrCode|rror from device|result = \d|errno\[|ret\[|rror cqe|"
                             rb"ignore the (?:above|previous) error|SetDevice\w*:?[^\n]{0,80}fail|"
                             + DATA_STARVED_NEEDLE.encode())

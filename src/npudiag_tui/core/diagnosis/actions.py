@@ -494,7 +494,7 @@ def plan_actions(situation: Situation) -> tuple[list[NextAction], list[str]]:
     # When the plog itself is missing, collecting it is the most useful next step (not for a job
     # told to stop from outside: a rerun's plog would not say who sent the signal).
     # (nor for a set-up failure whose own line says what to fix: a rerun would print the same line)
-    told = situation.category == "environment" and _named_set_up(situation) is not None
+    told = situation.category == "environment" and set_up_failure(situation.text) is not None
     actions = actions + extra if stop_signal(situation.text) or told else extra + actions
     seen: set[str] = set()
     unique: list[NextAction] = []

@@ -725,7 +725,7 @@ def diagnose(ws: Inputs, events: list[ErrorEvent]) -> Diagnosis:
     if anchor.category == "unknown" and not did_crash:
         cause = _UNCLASSIFIED_CAUSE
     if anchor.category == "environment":
-        cause = SET_UP_CAUSES.get(set_up_failure(anchor.detail or anchor.text) or "", cause)
+        cause = SET_UP_CAUSES.get(set_up_failure(anchor.text) or "", cause)  # the text the actions read
     if killed_notice(anchor.text):
         cause = _KILLED_CAUSE
     if stop_signal(anchor.text):

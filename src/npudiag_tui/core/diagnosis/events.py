@@ -1774,7 +1774,7 @@ def _missing_function_before_device_init(events: list[ErrorEvent]) -> None:
 # failed, deviceId = 0`), and the runtime's failure for want of the context SetDevice creates
 _DEVICE_SET_UP_WARNED = re.compile(r"\b(?:acl)?(?:rt)?SetDevice\w*:?.{0,80}\bfail(?:ed|ure)?\b")
 _CONTEXT_MISSING = re.compile(r"\bctx is NULL\b|\bcontext ?pointer null\b|\b107002\b")
-CONTEXT_LOOKAHEAD_EVENTS = 500
+CONTEXT_WINDOW_LINES = 1 << 20  # a plog's INFO lines stand between them (tens of thousands in a real one)
 
 
 def _device_set_up_before_a_missing_context(events: list[ErrorEvent]) -> None:
@@ -1782,19 +1782,13 @@ def _device_set_up_before_a_missing_context(events: list[ErrorEvent]) -> None:
     the same process for want of a context (`ctx is NULL!`, 107002 context pointer null): the
     device was never set, so no context was created. The first error of that process after the
     warning decides; anything else, and the warning stays context."""
-    for i, ev in enumerate(events):
-        if ev.kind != K.WARNING_CODE or ev.codes or not _DEVICE_SET_UP_WARNED.search(ev.text):
-            continue
-        explains = False
-        for later in events[i + 1:i + 1 + CONTEXT_LOOKAHEAD_EVENTS]:
-            if later.ref.file_id != ev.ref.file_id or later.kind.tier > 3:
-                continue  # (wrappers and relays say nothing of their own)
-            if ev.pid is not None and later.pid is not None and later.pid != ev.pid:
-                continue  # another process's error
-            explains = _CONTEXT_MISSING.search(later.text) is not None
-            break
-        if not explains:
-            ev.kind = K.CONTEXT
+    def verdict(ev: ErrorEvent, later: ErrorEvent) -> bool | None:
+        if later.kind.tier > 3 or (ev.pid is not None and later.pid is not None and later.pid != ev.pid):
+            return None  # wrappers and relays say nothing of their own; another process's error is not it
+        return _CONTEXT_MISSING.search(later.text) is not None
+
+    _warnings_that_explain(events, lambda ev: not ev.codes and _DEVICE_SET_UP_WARNED.search(ev.text) is not None,
+                           CONTEXT_WINDOW_LINES, verdict)
 
 
 # a device task's failure reported with no cause of its own: MindSpore's task dump (`Task fail infos
@@ -1875,19 +1869,17 @@ def _printed_before_a_bare_raise(events: list[ErrorEvent]) -> None:
                 and nxt.ref.line == ev.ref.line + 1 and _RAISED_ENVELOPE.search(ev.text.rstrip()):
             ev.kind = K.WRAPPER  # Dynamo's `BackendCompilerFailed: backend='inductor' raised:` over the error
             continue
-        exc = C.EXCEPTION_RE.match(C.strip_prefixes(C.clean(ev.text))[0].strip())
+        exc = C.EXCEPTION_RE.match(_message_of(ev))
         if exc is None or ev.codes or ev.numeric or not _BARE_FAILURE.match(exc.group(2).strip()):
             continue
-        j = i - 1
-        intros = []
+        j, line = i - 1, ev.ref.line  # walk up past the exceptions that introduce it, then its frames
         while j >= 0 and events[j].kind == K.WRAPPER and events[j].ref.file_id == ev.ref.file_id \
                 and _RAISED_ENVELOPE.search(events[j].text.rstrip()):
-            intros.append(events[j])
-            j -= 1
+            line, j = events[j].ref.line, j - 1
         top = None
         while j >= 0 and events[j].kind == K.CONTEXT and events[j].ref.file_id == ev.ref.file_id \
-                and events[j].ref.line == (top if top is not None else (intros[-1] if intros else ev).ref.line) - 1:
-            top = events[j].ref.line
+                and events[j].ref.line == line - 1:
+            top = line = events[j].ref.line
             j -= 1
         if top is None or j < 0:
             continue

@@ -512,3 +512,24 @@ async def test_pane_merged_view_and_report_show_one_time_per_line(tree):
             pos = merged.position_of(fid, entry["line"] - 1)
             row = (await drawn_row(pilot, merged, pos)).text  # mark, stream and rank (5), time
             assert row[6:].lstrip(" ~").startswith(entry["time"][11:19])
+
+
+async def test_the_panel_quotes_a_long_anchor_lines_message_whole_at_80x24(tmp_path):
+    """A pasted plog line behind a long prefix (a `grep -rn` file name and line number) leaves
+    little of the diagnosis summary's 160 characters for the message: the panel shows the
+    anchor's own message in full, its header cut."""
+    from npudiag_tui.tui.app import NpuDiagApp
+
+    message = "aclrtSetDevice: update platform info with device failed, deviceId = 0"
+    (tmp_path / "grep.log").write_text(
+        "plog-27441_20240221060831113.log:2235:[WARNING] ASCENDCL(28980,python3):2024-02-21-06:08:31.254.818 "
+        f"[device.cpp:157]28980 {message}\n"
+        "plog-27441_20240221060831113.log:36900:[ERROR] RUNTIME(28980,python3):2024-02-21-06:08:59.095.531 "
+        "[api_impl.cc:1038]28980 GetMaxStreamAndTask:[FINAL][FINAL]ctx is NULL!\n")
+    app = NpuDiagApp([str(tmp_path)], [], [], follow=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        head = str(app.query_one("#diag-head").render()).replace("\n", " ")
+        assert message.split(":", 1)[1].strip() in " ".join(head.split())

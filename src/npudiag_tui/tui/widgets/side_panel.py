@@ -46,9 +46,16 @@ def _event_label(ev: ErrorEvent, anchor: bool = False) -> Text:
 _QUOTED_HEAD = re.compile(r"\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE|CRITICAL|EXCEPTION)\] [A-Z]")
 
 
-def _summary_message(summary: str) -> str:
-    """A summary that quotes a plog line ("First causal error X on rank 2: [ERROR] HCCP(...)")
-    with the quoted header cut to `MODULE: message`."""
+def _summary_message(diagnosis: Diagnosis) -> str:
+    """The summary ("First causal error X on rank 2: [ERROR] HCCP(...)") with the anchor's line
+    quoted whole and its plog header cut to `MODULE: message`: the engine's summary cuts the line
+    at 160 characters, header and any prefix included, which can leave no message at all."""
+    summary, anchor = diagnosis.summary, diagnosis.anchor
+    if anchor is not None:
+        quoted = (anchor.detail or anchor.text).strip()
+        at = summary.find(quoted[:40])
+        if at > 0:
+            summary = summary[:at] + quoted
     m = _QUOTED_HEAD.search(summary)
     return summary if m is None else summary[: m.start()] + message_of(summary[m.start():])
 
@@ -158,7 +165,7 @@ class SidePanel(VerticalScroll):
         t = verdict_text(diagnosis, logs_read)
         t.append("\n")
         if diagnosis.summary and logs_read:
-            t.append(_short(_summary_message(diagnosis.summary), 220) + "\n")
+            t.append(_short(_summary_message(diagnosis), 220) + "\n")
         if diagnosis.next_actions:
             t.append("\nNext action\n", "bold underline")
             for k, act in enumerate(diagnosis.next_actions[:4], 1):

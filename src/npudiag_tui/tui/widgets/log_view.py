@@ -41,6 +41,9 @@ _STREAM_TAG = {Stream.PLOG: "P", Stream.DEVICE: "D", Stream.STDOUT: "C"}
 
 
 INCOMPLETE_MARK = "⋯ incomplete"
+WIDTH_STEP = 256
+"""The sideways scroll range grows by this many cells at a time (a layout pass each time)."""
+MAX_SCROLL_WIDTH = 4000
 """The gutter of a followed file's last line that has no newline yet (`LogView.set_incomplete`)."""
 
 
@@ -680,8 +683,10 @@ class LogView(ScrollView, can_focus=True):
         if got is None or ref is None:
             return Strip.blank(0)
         text, anchor = got
-        if text.cell_len > self._max_width:
-            self._max_width = min(text.cell_len, 4000)
+        if text.cell_len > self._max_width and self._max_width < MAX_SCROLL_WIDTH:
+            # in steps: each new width is a layout pass of the whole screen (30-150 ms), and a
+            # key that lands on a line a few cells wider than any before should not pay one
+            self._max_width = min(-(-text.cell_len // WIDTH_STEP) * WIDTH_STEP, MAX_SCROLL_WIDTH)
             self.call_after_refresh(self.refresh_count)
         gutter = self._gutter(i, ref[0], anchor)
         console = self.app.console

@@ -1509,6 +1509,80 @@ def test_a_resolvers_chain_of_causes_ends_in_the_reason(tmp_path):
     assert d.category == "environment"
 
 
+def test_a_chains_reason_is_found_whatever_its_words(tmp_path):
+    """uv prints its resolver's failure with box-drawing links and no error word on either line:
+    the last link is still the reason (a package not on the index, a wrong pin)."""
+    ws, d = diagnose(tmp_path, {"install.log":
+        "Resolved 12 packages in 1.02s\n"
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  \u2570\u2500\u25b6 Because there is no version of pkg-npu==9.9.9 and you require pkg-npu==9.9.9, we can\n"
+        "      conclude that your requirements are unsatisfiable.\n"})
+    assert "Because there is no version of pkg-npu==9.9.9" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_a_tree_drawing_is_no_chain_of_causes(tmp_path):
+    """Box-drawing corners without the arrow head are a tree (a listing, a progress display)."""
+    ws, d = diagnose(tmp_path, {"run.log":
+        "model/\n"
+        "  \u251c\u2500\u2500 config.json\n"
+        "  \u2570\u2500\u2500 Because of the cache, weights are read once\n"})
+    assert d.anchor is None
+
+
+def test_an_mlir_operations_diagnostic_is_compile_whatever_its_words(tmp_path):
+    """An MLIR-based kernel compiler names the operation it refused as `'dialect.op' op`, at a
+    call-site location in the kernel's Python source: the kernel did not compile."""
+    ws, d = diagnose(tmp_path / "a", {"run.log":
+        'loc(callsite(callsite("/opt/py/triton/language/standard.py":351:38 at "/w/kern.py":12:4) at "/w/kern.py":30:8)):'
+        " error: 'builtin.unrealized_conversion_cast' op Unsupported user for root alloc op.\n"})
+    assert "Unsupported user for root alloc op" in anchor_text(ws, d)
+    assert d.category == "compile"
+    ws, d = diagnose(tmp_path / "b", {"run.log": "error: 'hivm.copy' op operand #0 must be memref, got tensor\n"})
+    assert d.category == "compile"
+
+
+def test_a_quoted_dotted_name_is_no_mlir_operation(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log":
+        "AttributeError: 'torch_npu.npu' object has no attribute 'set_op_options' (an op of the old release)\n"})
+    assert d.anchor is not None and d.category != "compile"
+
+
+def test_a_traceback_cut_above_its_head_anchors_its_first_line_not_its_header(tmp_path):
+    """A CANN block whose detail was cut away starts at `TraceBack (most recent call last):`: that
+    line frames the call chain and says nothing itself; the chain's first line is the most specific."""
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "(Worker_TP3 pid=9) ERROR 07-28 01:24:15 [multiproc_executor.py:824]         TraceBack (most recent call last):\n"
+        "(Worker_TP3 pid=9) ERROR 07-28 01:24:15 [multiproc_executor.py:824]        rtsLaunchKernelWithHostArgs failed, "
+        "runtime result = 207001.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n"})
+    assert "runtime result = 207001" in anchor_text(ws, d)
+    assert d.category == "memory"
+
+
+def test_a_traceback_under_its_head_leaves_the_head_anchored(tmp_path):
+    ws, d = diagnose(tmp_path, {"train.log":
+        "EZ9999: [PID: 9] 2026-03-11-10:00:00.100.100 Kernel launch refused: block dim 0 is invalid.\n"
+        "        TraceBack (most recent call last):\n"
+        "        rtsLaunchKernelWithHostArgs failed, runtime result = 207001.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n"})
+    assert "block dim 0 is invalid" in anchor_text(ws, d)
+
+
+def test_a_caret_cr_at_a_lines_end_is_a_line_end(tmp_path):
+    """A log pasted from a terminal copy keeps CR as the two characters `^M` (as ESC as `^[`): a
+    logger line that held only a CR is empty, not an error line of its own."""
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "^[[0;36m(Worker pid=9)^[[0;0m ERROR 07-28 01:24:15 [worker.py:80]         TraceBack (most recent call last):^M\n"
+        "^[[0;36m(Worker pid=9)^[[0;0m ERROR 07-28 01:24:15 [worker.py:80]        rtsLaunchKernelWithHostArgs failed, "
+        "runtime result = 207001.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]^M\n"
+        "^[[0;36m(Worker pid=9)^[[0;0m ERROR 07-28 01:24:15 [worker.py:80] ^M\n"})
+    assert d.anchor.ref.line == 1 and d.category == "memory"
+
+
+def test_a_caret_m_inside_a_line_is_text(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "ValueError: token ^M is not allowed in a prompt template\n"})
+    assert "token ^M is not allowed" in anchor_text(ws, d)
+
+
 def test_an_offline_converters_parse_failure_is_compile(tmp_path):
     text = ("[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.000 [parser/onnx_op_parser.cc:7529] Parse] "
             "pooling op not support dilations now\n"

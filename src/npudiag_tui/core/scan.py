@@ -67,6 +67,7 @@ _CONSOLE_KEYS = (
     ".sh: line ",  # the shell's error in a script at a line (`build.sh: line 1567: [: missing `]'`)
     "cannot find -l",  # the linker's missing library (`/usr/bin/ld: cannot find -lascendcl`), no error word
     "(required by",  # the dynamic loader's missing symbol version (`version `GLIBCXX_3.4.29' not found (required by x)`)
+    "╰─▶ ",  # the last link of an error printed as a chain of causes (uv, miette): the reason, in any words
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)
 # an exception printed with an empty first line: its message is the lines after it, which may

@@ -233,6 +233,10 @@ _COMPILE_TEXT = re.compile(
     r"\b[Rr]un pass\b|"  # a compiler's pass manager (`Run pass [ExpandFunction] failed.`)
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics
+    # MLIR's diagnostic of one operation (`error: 'builtin.unrealized_conversion_cast' op Unsupported
+    # user …`: the op named as dialect.op, then `op`) and its call-site location, whose paths name
+    # the kernel's Python source (triton-ascend): only an MLIR-based compiler prints either
+    r"'[a-z_]\w*\.[a-z_][\w.]*' op\b|\bloc\((?:callsite\()+|"
     r"\bundefined reference to\b|"  # the linker's
     # TVM-based kernel compilers (TileLang): a pass's internal check; torchair: an op the graph
     # conversion has no converter for

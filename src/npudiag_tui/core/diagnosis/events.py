@@ -1187,6 +1187,11 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             and not C.CANN_TRACEBACK_RE.match(text) and not C.BANNER_PAYLOAD.search(text):
         # the first line of a TraceBack whose head is missing is the most specific one left
         kind, state.headless = (K.CANN_DETAIL if kind not in (K.DEVICE_EXC, K.DRIVER, K.TIMEOUT) else kind), False
+    elif in_traceback and state.headless and C.CANN_TRACEBACK_RE.match(text) and kind not in (
+            K.CANN_DETAIL, K.DEVICE_EXC, K.DRIVER, K.TIMEOUT):
+        # `TraceBack (most recent call last):` whose head is not in the log says nothing itself:
+        # it frames the lines under it, which outrank it
+        kind = K.WRAPPER
     elif in_traceback and kind not in (K.CANN_DETAIL, K.DEVICE_EXC, K.DRIVER, K.TIMEOUT):
         kind = K.CANN_TRACE
     ev = ErrorEvent(

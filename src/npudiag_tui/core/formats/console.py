@@ -15,6 +15,7 @@ from npudiag_tui.core.formats.text import CONTROL_RE
 
 # With ESC (or its caret form) any SGR; with ESC lost, demand a digit so `[memory.cpp:608]` survives.
 _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m|(?<![\w\]])\[[0-9;]*[0-9][0-9;]*m")
+_CARET_CR_END = re.compile(r"(?:\^M)+$")
 # One control policy (formats.text): grammars see the text with those characters removed.
 _CTRL = CONTROL_RE
 _RAY_PREFIX = re.compile(r"^\((\w[\w.-]*(?: [\w=.-]+)*?) pid=(\d+)(?:, ip=([\d.]+))?\) ?")
@@ -322,6 +323,8 @@ def clean(line: str) -> str:
         parts = [p for p in line.split("\r") if p.strip()]
         line = parts[-1] if parts else ""
     line = strip_colours(line)
+    if line.endswith("^M"):  # the caret form of a CR line end (`cat -v`, a terminal's copy), as ESC's above
+        line = _CARET_CR_END.sub("", line)
     if "\u00a0" in line:  # a log copied from a web page: its spaces became no-break spaces
         line = line.replace("\u00a0", " ")
     if _CTRL.search(line):

@@ -1583,6 +1583,39 @@ def test_a_caret_m_inside_a_line_is_text(tmp_path):
     assert "token ^M is not allowed" in anchor_text(ws, d)
 
 
+def test_a_kernel_module_missing_a_symbol_is_the_installation(tmp_path):
+    """The kernel's module loader refusing a driver module (a module it needs is not loaded)."""
+    ws, d = diagnose(tmp_path, {"dmesg.log":
+        "[  12.100000] usbcore: registered new interface driver usbhid\n"
+        "[  12.300000] drv_demo: Unknown symbol mdev_register_device (err -2)\n"})
+    assert "Unknown symbol mdev_register_device" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_an_unknown_symbol_in_an_expression_is_no_module_loader(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "ValueError: unknown symbol 'x' (err -2 means nothing here) in the expression\n"})
+    assert d.category != "environment"
+
+
+def test_a_compilers_error_in_a_chinese_locale(tmp_path):
+    ws, d = diagnose(tmp_path / "a", {"build.log":
+        "make[2]: Entering directory '/home/u/ops/build'\n"
+        "/home/u/ops/kernel/tiling.c:62: 错误：\u2018tile_num\u2019未声明(在此函数内第一次使用)\n"
+        "make[2]: *** [tiling.o] Error 1\n"})
+    assert "未声明" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # the same error while the driver's kernel modules build as it installs: the installation
+    ws, d = diagnose(tmp_path / "b", {"make.log":
+        "/var/lib/dkms/drv_demo/1.0/build/core/mem.c:62: 错误：\u201cMIN\u201d重定义 [-Werror]\n"})
+    assert "重定义" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_an_apps_chinese_error_message_is_no_compiler_diagnostic(tmp_path):
+    ws, d = diagnose(tmp_path, {"run.log": "2026-03-11 10:00:00 ERROR 加载模型失败，错误：文件不存在 /data/model.om\n"})
+    assert d.anchor is not None and d.category != "compile"
+
+
 def test_an_offline_converters_parse_failure_is_compile(tmp_path):
     text = ("[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.000 [parser/onnx_op_parser.cc:7529] Parse] "
             "pooling op not support dilations now\n"

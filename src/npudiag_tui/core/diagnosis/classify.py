@@ -474,7 +474,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
     if ev.kind == K.IMPORT or ev.env_hint or _ENV_TEXT.search(body):
         return "environment"
     if COMPILER_DIAGNOSTIC.search(ev.detail or ev.text):  # a compiler's own diagnostic
-        return "compile"
+        # ... unless what it compiled is the driver's kernel modules, as the driver installs
+        return "environment" if _KERNEL_MODULE_BUILD.search(ev.text) else "compile"
     if HARDWARE_FAULT.search(body):  # an HBM ECC error is the chip's memory failing, not the job's
         return "device"
     if ev.kind == K.OOM or _MEM_TEXT.search(body):
@@ -595,6 +596,12 @@ RAISE_FRAMES = 3
 # without their time: what failed is the machine's installation
 _INSTALLER_LINE = re.compile(r"\[(?:Driver|Firmware|Toolkit|Kernels|NNAE|NNAL|NNRT|Toolbox|OPP|TFPlugin)\] "
                              r"(?:\[[\d :.-]+\] )?\[(?:ERROR|WARNING)\]")
+
+
+# a compiler's error in a DKMS build tree or against the running kernel's headers: the driver's
+# kernel modules are built when the driver installs, so what failed is the installation on this
+# kernel (a kernel newer than the driver release supports, headers missing), not a job's code
+_KERNEL_MODULE_BUILD = re.compile(r"/var/lib/dkms/|/lib/modules/[^/\s]+/build\b")
 
 
 # MindSpore's kernel selection found no AI Core or AI CPU kernel of an operator for these inputs

@@ -194,6 +194,9 @@ _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
     # the dynamic loader out of static TLS for a library loaded late (an OpenMP runtime on aarch64)
     r"cannot allocate memory in static TLS block|"
+    # the kernel's module loader: a driver module needs a symbol no loaded module exports
+    # (`drv_vascend: Unknown symbol mdev_register_parent (err -2)`: a dependency module missing)
+    r"(?:^|\s)[\w-]+: Unknown symbol \w+ \(err -?\d+\)|"  # (behind dmesg's `[  12.3] `)
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)

@@ -12,7 +12,8 @@ import re
 _SOURCE_AT = r"([\w./+-]+\.\w{1,4}):(\d+)(?::(\d+))?"  # file, line, column (gcc prints none at times)
 # (OpenCV's exceptions print `file.cpp:97: error: (-2:Unspecified error) in function …`: not a compiler)
 _NOT_OPENCV = r"(?!\(-?\d+:)"
-COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:fatal )?error: {_NOT_OPENCV}"
+# (GCC in a Chinese locale says `错误：` and `致命错误：`, with a full-width colon)
+COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)): (?:(?:fatal )?error: |(?:致命)?错误：){_NOT_OPENCV}"
                                  r"|^#error\b"  # the preprocessor's directive, quoted without its location
                                  # a compiler driver's own error, before any source is read (an option or a
                                  # language this release does not know: `bisheng: error: unsupported option …`)

@@ -1616,6 +1616,34 @@ def test_an_apps_chinese_error_message_is_no_compiler_diagnostic(tmp_path):
     assert d.anchor is not None and d.category != "compile"
 
 
+def test_llvms_code_generator_failing_is_compile(tmp_path):
+    ws, d = diagnose(tmp_path, {"build.log":
+        "fatal error: error in backend: Cannot select: intrinsic %llvm.demo.MOV.UB.TO.OUT\n"
+        "PLEASE submit a bug report to https://example.invalid and include the crash backtrace.\n"})
+    assert "Cannot select: intrinsic" in anchor_text(ws, d)
+    assert d.category == "compile"
+
+
+def test_an_error_in_a_backend_service_is_not_llvm(tmp_path):
+    ws, d = diagnose(tmp_path, {"serve.log": "RuntimeError: error in backend server 10.0.0.5, request dropped\n"})
+    assert d.anchor is not None and d.category != "compile"
+
+
+def test_a_torch_npu_check_that_names_no_call_is_routed_by_its_function(tmp_path):
+    """torch_npu's check prints `<function>:<file>:<line> NPU function error: <call>, error code is N`;
+    cut after `error`, the function is what failed (setting the op compiler's precision mode: the
+    CANN packages)."""
+    ws, d = diagnose(tmp_path / "a", {"train.log":
+        "    torch_npu._C._npu_init()\n"
+        "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error\n"})
+    assert d.category == "environment"
+    # with the call named after it, the call decides, not the function around the check
+    ws, d = diagnose(tmp_path / "b", {"train.log":
+        "RuntimeError: RunGraph:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: "
+        "aclnnAddmm, error code is 161002\n"})
+    assert d.category == "operator"
+
+
 def test_an_offline_converters_parse_failure_is_compile(tmp_path):
     text = ("[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.000 [parser/onnx_op_parser.cc:7529] Parse] "
             "pooling op not support dilations now\n"

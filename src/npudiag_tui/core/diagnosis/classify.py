@@ -233,6 +233,7 @@ _COMPILE_TEXT = re.compile(
     r"\b[Rr]un pass\b|"  # a compiler's pass manager (`Run pass [ExpandFunction] failed.`)
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics
+    r"\berror in backend: |\bLLVM ERROR: |"  # LLVM's code generator (`Cannot select: intrinsic …`)
     # MLIR's diagnostic of one operation (`error: 'builtin.unrealized_conversion_cast' op Unsupported
     # user …`: the op named as dialect.op, then `op`) and its call-site location, whose paths name
     # the kernel's Python source (triton-ascend): only an MLIR-based compiler prints either
@@ -503,6 +504,9 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
 # the call a wrapper says failed: torch_npu's `NPU function error: X`, `call aclnnX failed`, and ONNX
 # Runtime's `CANN failure 500001: … ; expr=aclopCompileAndExecute(…)`
 _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (aclnn\w+|Hccl\w+) failed|"
+                           # the check's own function, when the message names no call after it
+                           # (`SetPrecisionMode:…/compiler_depend.ts:155 NPU function error`)
+                           r"\b(\w+):[\w./+*-]+:\d+ (?:NPU|OPS|HCCL) function error\b(?!: )|"
                            r"\bexpr=(?:\w+::)*(acl\w+|Hccl\w+)\(|"
                            r"\b(\w*(?:KernelLaunch|LaunchKernel)\w*) ret(?:Code)?[ =:]+\d|"  # a launch that prints its status
                            r"\b(acl(?:op|nn|grph)\w+) ret(?:Code)?[ =:]+\d|"  # an ACL call's printed status (`aclopInferShape ret:500002`)

@@ -142,6 +142,17 @@ def test_g6_lookalike_cuda_probe_on_an_ascend_host_is_noise(tmp_path):
     assert d.category == "memory"
 
 
+def test_g6_a_system_library_named_like_cudas_is_no_cuda_probe(tmp_path):
+    """libcurl and libcups start as CUDA's libraries do (`libcu…`): their failure to bind is a
+    real loader failure (here another libssl put first on the library path), not a probe."""
+    ws, d = diagnose(tmp_path, {"print.log":
+        "ImportError: /usr/lib64/libcups.so.2: symbol EVP_md5 version OPENSSL_3.0.0 not defined in file "
+        "libcrypto.so.3 with link time reference\n"
+        "ModuleNotFoundError: No module named 'cups_backend'\n"})
+    assert "libcups.so.2: symbol EVP_md5" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
 def test_g6_benign_filter_keys_on_module_not_on_a_word(tmp_path):
     text = (plog("ERROR", "IDEDD", 5, "10:00:00.000.001", "[idedd.cc:1] symbol collection failed")
             + plog("ERROR", "GE", 5, "10:00:00.000.002", "[so.cc:3]5 Load: undefined symbol: _ZN2ge3FooEv"))

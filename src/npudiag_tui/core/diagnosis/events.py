@@ -281,7 +281,9 @@ def tolerated_import(text: str) -> bool:
 
 # torch.utils.data's note under an exception raised inside a DataPipe
 _DATAPIPE_NOTE = "This exception is thrown by __iter__ of "
-_LOADER_NOISE = re.compile(r"libcu\w*\.so|libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
+# CUDA's own libraries by name: `libcu…` alone also named libcurl and libcups, which are no probe
+_LOADER_NOISE = re.compile(r"libcu(?:da|dart|blas|fft|rand|sparse|solver|dnn|pti|file|tensor|inj|dss)\w*\.so|"
+                           r"libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called|" + C.HEAP_CORRUPTION.pattern)
 _DRIVER = re.compile(r"\[drv api\][^\n]*fail|\bhal\w+ failed|drvRetCode=\d+|\bdrvError\b")

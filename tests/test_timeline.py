@@ -304,3 +304,65 @@ def test_scan_asks_to_stop_between_matches_of_one_run(tmp_path):
     got = scan_matching_lines(idx, pat, cancelled)
     assert len(asked) == 3
     assert 0 < len(got) < 2000
+
+
+def _brute_next(tl: Timeline, refs, position: int, forward: bool):
+    """The answer from every mark's own position: what next_position must match."""
+    got = sorted(p for p in (tl.position_of(f, ln) for f, ln in refs) if p is not None)
+    after = [p for p in got if (p > position if forward else p < position)]
+    return (after[0] if forward else after[-1]) if after else None
+
+
+def _check_marks(tl: Timeline, refs) -> None:
+    n = len(tl)
+    for position in range(-1, n + 1):
+        for forward in (True, False):
+            assert tl.next_position(refs, position, forward) == _brute_next(tl, refs, position, forward), \
+                (tl.mode, position, forward)
+
+
+def test_next_mark_position_without_positioning_every_mark(tmp_path):
+    """e/E and w/W ask for the mark next to the cursor; per file only the mark next to the
+    cursor's place competes. Checked against every mark's own position, at every position,
+    both ways: merge (interleaved files, many 64-line steps), a selection, a partial build."""
+    files = {f"debug/plog/plog-{pid}_20260101100000000.log":
+             plog(pid, [(1.0 + k * 0.01 * (1 + pid // 200) + pid * 1e-6, f"{pid}-{k}") for k in range(300)])
+             for pid in (100, 200, 300)}
+    ws = open_ws(tmp_path, files)
+    fids = [f.file_id for f in ws.files]
+    refs = [(f, ln) for f in fids for ln in range(0, 300, 7 + f)] + [(fids[0], 299), (99, 3), (fids[1], 10_000)]
+    tl = Timeline(ws, fids)
+    tl.build()
+    _check_marks(tl, refs)
+    sel = {f: [k for k in range(300) if k % 3 == 0] for f in fids}
+    stl = Timeline(ws, fids, sel)
+    stl.build()
+    _check_marks(stl, refs)  # marks on unselected lines are not in the view
+    part = Timeline(ws, fids)
+    part.build(until=part.ws.times.line_time(fids[0], 150).us)
+    assert not part.complete and 0 < len(part) < 900
+    _check_marks(part, refs)  # marks beyond what is merged yet are not in the view
+
+
+def test_next_mark_position_in_a_chain_and_across_console_channels(tmp_path):
+    chain = open_ws(tmp_path / "chain", {
+        "debug/plog/plog-100_20260101100000000.log": plog(100, [(1.0 + k, f"a{k}") for k in range(40)]),
+        "debug/plog/plog-100_20260101100100000.log": plog(100, [(50.0 + k, f"b{k}") for k in range(40)]),
+    })
+    fids = [f.file_id for f in chain.files]
+    tl = Timeline(chain, fids)
+    assert tl.mode == "concat"
+    _check_marks(tl, [(fids[0], 3), (fids[0], 39), (fids[1], 0), (fids[1], 17), (fids[1], 40)])
+    # one console written in per-rank blocks: its lines are merged in time order, not file order
+    console = tmp_path / "console"
+    console.mkdir()
+    rows = [f"[rank{r}]: 2026-01-05 16:00:{2 * i + r:02d},000 - INFO - step {i}" for r in (0, 1) for i in range(20)]
+    (console / "train.log").write_text("\n".join(rows) + "\n")
+    (console / "other.log").write_text("".join(f"2026-01-05 16:00:{i:02d},500 - INFO - tick {i}\n" for i in range(40)))
+    ws = Workspace.open([str(console)])
+    ws.index()
+    tl = Timeline(ws, [0, 1], mode="merge")
+    tl.build()
+    train = [ln for f, ln in (tl.at(p) for p in range(len(tl))) if ws.files[f].path.endswith("train.log")]
+    assert train != sorted(train)  # the ranks' blocks interleave: not in file order
+    _check_marks(tl, [(0, ln) for ln in range(0, 40, 3)] + [(1, ln) for ln in range(1, 40, 5)])

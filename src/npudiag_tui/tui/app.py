@@ -1097,6 +1097,14 @@ class NpuDiagApp(App[int]):
                 if pos is None:
                     pos = view.timeline.position_of(*(refs[0] if forward else refs[-1]))
             return pos
+        if self.indexed and not view.has_incomplete_rows():
+            # per file only the mark next to the cursor: positioning every mark of a big pane
+            # (tens of thousands of warnings) was most of a first w/e/E press
+            refs = self._mark_refs(kind)
+            pos = view.timeline.next_position(refs, cursor, forward)
+            if pos is None and wrap:
+                pos = view.timeline.next_position(refs, -1 if forward else len(view.timeline), forward)
+            return pos
         marks = view.marks(kind, lambda: self._mark_refs(kind)) if self.indexed else \
             view.positions_of(self._mark_refs(kind))
         pos = views.next_mark(marks, cursor, forward)

@@ -207,6 +207,10 @@ class LogView(ScrollView, can_focus=True):
         indexes = self.ws.indexes
         return [r for r in self._incomplete if indexes[r[0]].line_count == r[1]]
 
+    def has_incomplete_rows(self) -> bool:
+        """Whether rows follow the timeline's lines (a followed file's unterminated last line)."""
+        return bool(self._incomplete_rows())
+
     def _incomplete_at(self, i: int) -> tuple[int, int, str] | None:
         k = i - len(self.timeline)
         if k < 0:

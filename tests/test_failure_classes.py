@@ -1655,6 +1655,23 @@ def test_a_torch_npu_check_that_names_no_call_is_routed_by_its_function(tmp_path
     assert d.category == "operator"
 
 
+def test_a_failed_checks_condition_is_the_reason_of_the_step_reported_failed(tmp_path):
+    """A framework's check prints only its condition (no error word), then the caller reports the
+    step failed: the condition is the reason, the report wraps it."""
+    ws, d = diagnose(tmp_path, {"infer.log":
+        "I/demo_tag: init [File dev.cc][Line 28] set device 0\n"
+        "E/demo_tag: reshape [File op_pool.cc][Line 41] kernel_dims.size() >= 3.\n"
+        "E/demo_tag: reshape [File graph.cc][Line 90] Node reshape failed: /backbone/pool_2\n"})
+    assert "kernel_dims.size() >= 3" in anchor_text(ws, d)
+
+
+def test_a_line_above_a_failure_that_states_no_condition_stays_context(tmp_path):
+    ws, d = diagnose(tmp_path, {"infer.log":
+        "E/demo_tag: main [File main.cc][Line 100] model_inputs = images.\n"
+        "E/demo_tag: reshape [File graph.cc][Line 90] Node reshape failed: /backbone/pool_2\n"})
+    assert "Node reshape failed" in anchor_text(ws, d)
+
+
 def test_an_offline_converters_parse_failure_is_compile(tmp_path):
     text = ("[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.000 [parser/onnx_op_parser.cc:7529] Parse] "
             "pooling op not support dilations now\n"

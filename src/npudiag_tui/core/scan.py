@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE
-from npudiag_tui.core.formats.console import DATA_STARVED_NEEDLE, channel, clean, strip_colours, strip_prefixes
+from npudiag_tui.core.formats.console import CHECK_CONDITION, DATA_STARVED_NEEDLE, channel, clean, strip_colours, strip_prefixes
 from npudiag_tui.core.model import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,7 +99,9 @@ def _as_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
 _KEYS_B = tuple(k.encode("utf-8") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
 _RESULT_B = _as_bytes(CALL_RESULT_RE)
-_HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))  # a call's own aclError result, no error word needed
+_HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))
+_FAILED_B = re.compile(rb"\b[Ff]ailed\b")
+_CHECK_CONDITION_B = re.compile(CHECK_CONDITION.encode("ascii"))  # a call's own aclError result, no error word needed
 # a Python traceback's frame line (`  File "/w/x/transformer_config.py", line 621, in __post_init__`),
 # behind any launcher prefix: the code an exception was raised in, when the log was cut below
 # its `Traceback` line
@@ -380,6 +382,17 @@ class SourceScan:
                 if a < s - 1 and not data[a:s - 1].isspace():
                     kept.append((i - 1, a))
                     seen.add(i - 1)
+        # a failed check prints its condition with no error word (`input_shape.size() < 2.`), then
+        # its caller reports the step failed: the line above a failure notice is kept when it
+        # ends in a condition (formats.console.CHECK_CONDITION)
+        for i, s in list(kept):
+            if s > 0 and i - 1 not in seen:
+                e = data.find(b"\n", s, end)
+                if _FAILED_B.search(data, s, end if e < 0 else e):
+                    a = data.rfind(b"\n", 0, s - 1) + 1
+                    if a < s - 1 and _CHECK_CONDITION_B.search(data, a, s - 1):
+                        kept.append((i - 1, a))
+                        seen.add(i - 1)
         # the innermost frame above an exception or its source line says which code raised it
         # (a configuration's own check); a traceback cut above its header leaves it unkept
         for i, s in list(kept):

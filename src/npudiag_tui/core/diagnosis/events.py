@@ -230,6 +230,7 @@ _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not 
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
 _FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
+_CHECK_CONDITION = re.compile(C.CHECK_CONDITION)
 # a system call's error number, which only a failure has (`rename error. errno is 30`, `errno: 13`,
 # Python's `'[Errno 101] Network is unreachable' thrown while requesting HEAD …`)
 _ERRNO = re.compile(ERRNO_FORM + r"[1-9]\d{0,2}\b")
@@ -803,12 +804,23 @@ class EventBuilder:
                         source, *quiet, state, self.device_serials, self.answers, self.year_hint, promote=True)
                     if origin is not None:
                         events.append(origin)
+                checked = None
+                if quiet is not None and quiet[4] == LineRef(hit.file_id, hit.line - 1) and _FAILED.search(text) \
+                        and _CHECK_CONDITION.search(quiet[2]):
+                    # a failed check printed its condition (`input_shape.size() < 2.`), then its
+                    # caller reported the step failed: the condition is the reason it gives
+                    checked, state.open_block, state.in_traceback = _read_line(
+                        source, *quiet, state, self.device_serials, self.answers, self.year_hint, promote=True)
+                    if checked is not None:
+                        events.append(checked)
                 args = (raw, cleaned, text, pre, LineRef(hit.file_id, hit.line), raw if len(segments) > 1 else None,
                         contiguous)
                 ev, state.open_block, state.in_traceback = _read_line(
                     source, *args, state, self.device_serials, self.answers, self.year_hint)
                 if ev is None:
                     state.quiet = args
+                elif checked is not None and ev.kind in (K.LOG_ERROR, K.EXCEPTION, K.RELAY):
+                    ev.kind = K.WRAPPER
                 if _IGNORE_ABOVE.search(text):
                     _dismiss_above(events, LineRef(hit.file_id, hit.line), text)
                 if last_of_line is not None and last_of_line.fragment is not None and "acl" in last_of_line.numeric \

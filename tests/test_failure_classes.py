@@ -1672,6 +1672,45 @@ def test_a_line_above_a_failure_that_states_no_condition_stays_context(tmp_path)
     assert "Node reshape failed" in anchor_text(ws, d)
 
 
+def test_an_applications_notice_of_a_caught_exception_is_an_error_line(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log":
+        "got prompt\n"
+        "!!! Exception during processing !!! Torch not compiled with CUDA enabled\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/execution.py", line 327, in execute\n'})
+    assert "Torch not compiled with CUDA enabled" in anchor_text(ws, d)
+    assert d.category == "environment"  # a CUDA-only path taken on an NPU host
+
+
+def test_an_exception_handler_being_set_up_is_no_error(tmp_path):
+    ws, d = diagnose(tmp_path, {"app.log": "registering the exception handler for worker 3\nready\n"})
+    assert d.anchor is None
+
+
+def test_failed_in_a_chinese_locale_is_an_error_line(tmp_path):
+    ws, d = diagnose(tmp_path, {"ocr.log":
+        "使用华为NPU设备: npu:0\n"
+        "DemoOCR 初始化失败: Unsupported soc version: Ascend310\n"
+        "\u274c 实例初始化失败: Unsupported soc version: Ascend310\n"})
+    assert "DemoOCR 初始化失败" in anchor_text(ws, d)
+    assert d.category == "environment"
+
+
+def test_chinese_text_without_failed_is_no_error_line(tmp_path):
+    ws, d = diagnose(tmp_path, {"ocr.log": "使用华为NPU设备: npu:0\n模型加载成功\n"})
+    assert d.anchor is None
+
+
+def test_operators_a_converter_cannot_run_are_an_operator_failure(tmp_path):
+    ws, d = diagnose(tmp_path, {"convert.log":
+        "Error: This model is not supported, because 2 ops are not supported on 'demo_backend'. These unsupported ops "
+        "are: 'gru', 'lstm'.\n"})
+    assert d.category == "operator"
+    ws, d = diagnose(tmp_path / "b", {"convert.log":
+        "Error: this model is not supported by the installed runtime release; upgrade the toolkit\n"})
+    assert d.category != "operator"
+
+
 def test_an_offline_converters_parse_failure_is_compile(tmp_path):
     text = ("[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.000 [parser/onnx_op_parser.cc:7529] Parse] "
             "pooling op not support dilations now\n"

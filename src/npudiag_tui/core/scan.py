@@ -68,6 +68,7 @@ _CONSOLE_KEYS = (
     "cannot find -l",  # the linker's missing library (`/usr/bin/ld: cannot find -lascendcl`), no error word
     "(required by",  # the dynamic loader's missing symbol version (`version `GLIBCXX_3.4.29' not found (required by x)`)
     "unknown symbol",  # the kernel's module loader (`drv_vascend: Unknown symbol mdev_register_parent (err -2)`)
+    "失败",  # `failed` in a Chinese locale (`初始化失败: …`, initialisation failed)
     "错误：",  # a compiler in a Chinese locale (`kvmdt.c:62: 错误："MIN"重定义 [-Werror]`)
     "╰─▶ ",  # the last link of an error printed as a chain of causes (uv, miette): the reason, in any words
 )

@@ -55,6 +55,9 @@ _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.(?:ba)?sh\b|"
     r"cannot import name '|"  # an installed package without what is imported from it (its release)
+    # code that takes CUDA's path on an Ascend host (`Torch not compiled with CUDA enabled`): the
+    # program or its set-up does not target the NPU (torch_npu not imported, a CUDA-only branch)
+    r"\bnot compiled with CUDA enabled\b|"
     r"\bcustom OPP\b|\bOPP_PATH\b|"  # the operator package (a vendor's custom one too) not installed or not found
     # CANN's templates for a variable whose value fails its check or that is missing (`Value [x] for
     # environment variable [ASCEND_OPP_PATH] is invalid`, `Environment variable [X] is not set`)
@@ -258,6 +261,9 @@ _COMPILE_TEXT = re.compile(
 _ENV_INIT = re.compile(r"[Ii]nit(?:iali[sz]e)? env(?:ironment)? failed")
 _EVENT_WAIT = re.compile(r"\bevent wait\b", re.I)
 _OP_TEXT = re.compile(r"\baclnn\w*|\baclop\w*|\bCheckIniMatch\b|[Tt]iling\b|(?i:infer ?shape)|\bop type is\b|\boperator\b|\bNNOP\b|"
+                      # a converter or runtime naming operators it has no kernel for (`1 ops are not
+                      # supported on 'nnadapter'. These unsupported ops are: 'rnn'.`)
+                      r"\bops? (?:is|are) not supported\b|\bunsupported ops?\b|"
                       # an operator named in brackets, Paddle's by its dialect too (`op [pd_op.full_with_tensor]`)
                       r"[Kk]ernel param|\bop\[|\bop \[\w+(?:\.\w+)+\]|(?<!\w)\w+Operation (?:setup|CreateOperation) failed|\batb::|"  # ATB operations
                       # a traceback frame in torch_npu's operator plug-in (its ATB and aclnn bindings):

@@ -650,7 +650,10 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CONTEXT, Level.ERROR, info
     if (logger_level in ("ERROR", "CRITICAL") or C.SETTING_REFUSED.match(stripped)
             or stripped.startswith(FAIL_TAG)  # a test harness's verdict on a check (`[FAIL] Output mismatch`)
-            or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b", stripped)
+            or re.search(r"\b(?:ERROR|CRITICAL|FATAL)\b|[Ee]rror:|[Ff]ailed|FAILED|^CMake Error\b|"
+                         # an application's notice of an exception it caught (`!!! Exception during
+                         # processing !!! <message>`), and `failed` in a Chinese locale (`初始化失败`)
+                         r"\b[Ee]xception (?:during|while|occurred)\b|失败", stripped)
             or _ERRNO.search(stripped)):
         codes = string_codes(stripped)
         if codes and not all(is_inner_code(c) for c in codes):

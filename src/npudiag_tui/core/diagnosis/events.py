@@ -194,9 +194,6 @@ _LOADER = re.compile(
     r"cannot open shared object|undefined symbol|[Dd]l[Oo]pen\b.{0,40}fail|dlopen failed|"
     # the dynamic loader out of static TLS for a library loaded late (an OpenMP runtime on aarch64)
     r"cannot allocate memory in static TLS block|"
-    # the kernel's module loader: a driver module needs a symbol no loaded module exports
-    # (`drv_vascend: Unknown symbol mdev_register_parent (err -2)`: a dependency module missing)
-    r"(?:^|\s)[\w-]+: Unknown symbol \w+ \(err -?\d+\)|"  # (behind dmesg's `[  12.3] `)
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
@@ -217,10 +214,18 @@ _LINKER = re.compile(r"\bld(?:\.\w+)?: cannot find -l[\w.+-]+|\brelocation error
                      r"\bsymbol \S+ version \S+ not defined in file\b|: version `[^'\s]{1,80}' not found\b")
 
 
+# the kernel's module loader: a driver module needs a symbol no loaded module exports
+# (`drv_vascend: Unknown symbol mdev_register_parent (err -2)`, behind dmesg's `[  12.3] ` or not:
+# a dependency module missing); read only on lines that hold its words, as _LINKER
+_KERNEL_MODULE_SYMBOL = re.compile(r"(?:^|\s)[\w-]+: Unknown symbol \w+ \(err -?\d+\)")
+
+
 def _loader_failure(text: str) -> bool:
-    """Whether a line says a library would not load or link (`_LOADER`, `_LINKER`)."""
+    """Whether a line says a library would not load or link (`_LOADER`, `_LINKER`,
+    `_KERNEL_MODULE_SYMBOL`)."""
     return _LOADER.search(text) is not None or (
-        any(lit in text for lit in _LINKER_LITERALS) and _LINKER.search(text) is not None)
+        any(lit in text for lit in _LINKER_LITERALS) and _LINKER.search(text) is not None) or (
+        "Unknown symbol" in text and _KERNEL_MODULE_SYMBOL.search(text) is not None)
 
 
 _DRIVER_TOOL_FAILED = re.compile(C.DRIVER_TOOL_FAILED)

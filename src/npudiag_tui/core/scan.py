@@ -100,9 +100,9 @@ def _as_bytes(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
 _KEYS_B = tuple(k.encode("utf-8") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
 _RESULT_B = _as_bytes(CALL_RESULT_RE)
-_HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))
+_HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))  # a call's own aclError result, no error word needed
 _FAILED_B = re.compile(rb"\b[Ff]ailed\b")
-_CHECK_CONDITION_B = re.compile(CHECK_CONDITION.encode("ascii"))  # a call's own aclError result, no error word needed
+_CHECK_CONDITION_B = re.compile(CHECK_CONDITION.encode("ascii"))
 # a Python traceback's frame line (`  File "/w/x/transformer_config.py", line 621, in __post_init__`),
 # behind any launcher prefix: the code an exception was raised in, when the log was cut below
 # its `Traceback` line

@@ -41,10 +41,10 @@ _STREAM_TAG = {Stream.PLOG: "P", Stream.DEVICE: "D", Stream.STDOUT: "C"}
 
 
 INCOMPLETE_MARK = "⋯ incomplete"
+"""The gutter of a followed file's last line that has no newline yet (`LogView.set_incomplete`)."""
 WIDTH_STEP = 256
 """The sideways scroll range grows by this many cells at a time (a layout pass each time)."""
 MAX_SCROLL_WIDTH = 4000
-"""The gutter of a followed file's last line that has no newline yet (`LogView.set_incomplete`)."""
 
 
 @dataclass

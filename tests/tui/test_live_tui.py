@@ -368,3 +368,47 @@ async def test_many_input_problems_make_one_notice_and_a_list(tmp_path):
         assert "core-000.log" in listed and "core-299.log" in listed
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ProblemsScreen))
+
+
+@pytest.mark.asyncio
+async def test_a_folder_created_again_is_reported_once_more_when_watched_again(tmp_path):
+    """The guard reports a folder created again, then a new watch starts: a file written into it
+    in between has no event of its own. The folder is reported once more at the new round's first
+    look, so the tail walks it after the watch is up (a file created with the folder, then filled,
+    was left empty until its next write)."""
+    import asyncio
+
+    from npudiag_tui.tui.live import watch_paths
+
+    root = tmp_path / "log"
+    root.mkdir()
+    probe = root / "probe.log"
+    reports: list[bool] = []  # for each report of the folder: whether it existed then
+    seen: set[str] = set()
+
+    def on_batch(paths: frozenset[str]) -> None:
+        seen.update(paths)
+        if str(root) in paths:
+            reports.append(root.is_dir())
+
+    async def until(cond, what: str, poke=None, limit: float = 15.0) -> None:
+        end, k = time.monotonic() + limit, 0
+        while not cond():
+            assert time.monotonic() < end, f"never happened: {what}"
+            if poke is not None and k % 10 == 0:
+                poke()  # again and again: a write before the watch is up has no event
+            k += 1
+            await asyncio.sleep(0.05)
+
+    stop = asyncio.Event()
+    task = asyncio.create_task(watch_paths([str(root)], on_batch, stop))
+    try:
+        await until(lambda: str(probe) in seen, "the watch up", poke=lambda: probe.write_text("x\n"))
+        probe.unlink()
+        root.rmdir()
+        await until(lambda: reports and not reports[-1], "the deletion reported")
+        root.mkdir()
+        await until(lambda: reports.count(True) >= 2, "the folder reported again once watched")
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 15)

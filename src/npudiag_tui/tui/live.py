@@ -20,7 +20,10 @@ last line without a newline yet is a row of its pane marked incomplete (and name
 What is watched (`core.live.Scope`): the named folders recursively (folder links are followed by
 the watcher, as by discovery), and the folder of each named file without recursion, its events
 filtered to that file. A guard re-stats the roots (and, when polling, the followed files) every
-`GUARD_S`: a followed folder deleted and created again is watched again.
+`GUARD_S`: a followed folder deleted and created again is watched again. A watch that reports
+its own folder ends its round too (a folder created again at once may reuse the inode the
+guard compares), and the next round reports the folder once more when its watch is up: what
+was written into it in between has no event of its own.
 
 Why these watchfiles settings: `debounce` 150 and `step` 40 give batches about every 100 ms
 under continuous writes and a single append quickly (bench/README.md); change kinds are
@@ -93,11 +96,12 @@ async def watch_paths(roots: list[str], on_batch: Callable[[frozenset[str]], Non
     created again under its name is reported (its path, which the tail walks) and watched anew.
     """
     watched = [(r, True) for r in roots] + [(d, False) for d in (file_dirs or []) if d not in roots]
+    moved: frozenset[str] = frozenset()
     while not stop.is_set():
         ids = {p: _identity(p) for p, _ in watched}
         run_stop = asyncio.Event()  # this round's end: stop, or a watched folder moved
         relay = asyncio.create_task(_relay(stop, run_stop))
-        guard = asyncio.create_task(_guard(ids, known if force_polling else None, on_batch, run_stop))
+        guard = asyncio.create_task(_guard(ids, known if force_polling else None, on_batch, run_stop, moved))
         watchers = [asyncio.create_task(_watch_one(path, recursive, on_batch, run_stop, debounce, step,
                                                    force_polling, known, scope))
                     for path, recursive in watched if ids[path] is not None]
@@ -114,6 +118,9 @@ async def watch_paths(roots: list[str], on_batch: Callable[[frozenset[str]], Non
             run_stop.set()
             relay.cancel()
             await asyncio.gather(relay, guard, *watchers, return_exceptions=True)
+        # the folders whose move ended the round: reported once more at the next round's first look
+        moved = frozenset().union(*(t.result() for t in (guard, *watchers)
+                                    if t.done() and not t.cancelled() and t.exception() is None and t.result()))
 
 
 async def _relay(stop: asyncio.Event, run_stop: asyncio.Event) -> None:
@@ -123,34 +130,48 @@ async def _relay(stop: asyncio.Event, run_stop: asyncio.Event) -> None:
 
 async def _watch_one(path: str, recursive: bool, on_batch: Callable[[frozenset[str]], None],
                      run_stop: asyncio.Event, debounce: int, step: int, force_polling: bool | None,
-                     known: Callable[[], set[str]] | None, scope: Scope | None) -> None:
+                     known: Callable[[], set[str]] | None, scope: Scope | None) -> frozenset[str]:
     from watchfiles import awatch
 
     try:
         async for changes in awatch(path, stop_event=run_stop, watch_filter=make_filter(known, scope),
                                     debounce=debounce, step=step, recursive=recursive,
                                     force_polling=force_polling, poll_delay_ms=POLL_DELAY_MS):
-            on_batch(frozenset(p for _, p in changes))
+            paths = frozenset(p for _, p in changes)
+            on_batch(paths)
+            if path in paths:
+                # the watched folder itself was deleted (or created again): inotify's watch of it
+                # is gone, and one created again at once may reuse its inode, which the guard
+                # would not see as a move: a new round watches whatever is there now
+                return frozenset({path})
     except FileNotFoundError:  # deleted since the guard looked: the guard sees it, a new round
         await run_stop.wait()
+    return frozenset()
 
 
 async def _guard(ids: dict[str, tuple[int, int] | None], known: Callable[[], set[str]] | None,
-                 on_batch: Callable[[frozenset[str]], None], stop: asyncio.Event) -> None:
-    """Returns (so the watch restarts) when a watched folder went away or came back; with
-    `known` (polling) it also reports followed files whose size, inode or mtime changed."""
+                 on_batch: Callable[[frozenset[str]], None], stop: asyncio.Event,
+                 recheck: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Returns the folders that moved (so the watch restarts) when a watched folder went away or
+    came back; with `known` (polling) it also reports followed files whose size, inode or mtime
+    changed. `recheck`: the folders whose move started this round, reported once more at the
+    first look, when this round's watchers are up: what was written into them between the move's
+    report and the new watch (a file created with the folder, then filled) has no event."""
     last: dict[str, tuple[int, int, int] | None] = {}
     delay = POLL_DELAY_MS / 1000 if known is not None else GUARD_S
     while not stop.is_set():
         try:
             await asyncio.wait_for(stop.wait(), delay)
-            return
+            return frozenset()
         except asyncio.TimeoutError:
             pass
+        if recheck:
+            on_batch(recheck)
+            recheck = frozenset()
         moved = {p for p, ident in ids.items() if _identity(p) != ident}
         if moved:
             on_batch(frozenset(moved))
-            return
+            return frozenset(moved)
         if known is None:
             continue
         changed = set()
@@ -165,6 +186,7 @@ async def _guard(ids: dict[str, tuple[int, int] | None], known: Callable[[], set
             last[p] = sig
         if changed:
             on_batch(frozenset(changed))
+    return frozenset()
 
 
 @dataclass

@@ -1711,6 +1711,18 @@ def test_operators_a_converter_cannot_run_are_an_operator_failure(tmp_path):
     assert d.category != "operator"
 
 
+def test_a_programs_check_of_a_calls_status_is_routed_by_the_call(tmp_path):
+    """A sample's own check prints the call and its status (`aclrtKernelArgsAppend(h) returned
+    error code 100000`): a generic invalid-parameter status says nothing of the stage, the call
+    does (the launch arguments of a kernel)."""
+    ws, d = diagnose(tmp_path / "a", {"run.log":
+        "[ERROR] Operation failed: aclrtKernelArgsAppend(argsHandle, &arg) returned error code 100000\n"})
+    assert d.category == "operator"
+    ws, d = diagnose(tmp_path / "b", {"run.log":
+        "[ERROR] Operation failed: aclrtSetDevice(deviceId) returned error code 507033\n"})
+    assert d.category != "operator"
+
+
 def test_an_offline_converters_parse_failure_is_compile(tmp_path):
     text = ("[ERROR] LITE(475,ffff,converter_lite):2026-03-11-10:00:00.100.000 [parser/onnx_op_parser.cc:7529] Parse] "
             "pooling op not support dilations now\n"

@@ -514,6 +514,9 @@ _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (acl
                            # (`SetPrecisionMode:…/compiler_depend.ts:155 NPU function error`)
                            r"\b(\w+):[\w./+*-]+:\d+ (?:NPU|OPS|HCCL) function error\b(?!: )|"
                            r"\bexpr=(?:\w+::)*(acl\w+|Hccl\w+)\(|"
+                           # a program's own check of a call's status (`aclrtKernelArgsFinalize(argsHandle)
+                           # returned error code 100000`)
+                           r"\b(acl\w+|Hccl\w+)\([^()\n]{0,200}\) returned error code\b|"
                            r"\b(\w*(?:KernelLaunch|LaunchKernel)\w*) ret(?:Code)?[ =:]+\d|"  # a launch that prints its status
                            r"\b(acl(?:op|nn|grph)\w+) ret(?:Code)?[ =:]+\d|"  # an ACL call's printed status (`aclopInferShape ret:500002`)
                            # a glog CHECK on the status a CANN call returned (`Check failed: (…(aclgrphBuildModel(…))
@@ -529,7 +532,8 @@ _API_STAGES = (
     (re.compile(r"^aclnn|^aclop"), "operator"),
     # a kernel launch the runtime refused (its status named no fault of the device): the kernel's
     # launch configuration, its block count or its arguments
-    (re.compile(r"KernelLaunch|LaunchKernel"), "operator"),
+    # (the kernel's launch arguments packed for it, `aclrtKernelArgs…`, are part of its launch)
+    (re.compile(r"KernelLaunch|LaunchKernel|KernelArgs"), "operator"),
     (re.compile(r"^Hccl|hccl"), "communication"),
     (re.compile(r"Malloc|Alloc"), "memory"),
 )

@@ -375,7 +375,7 @@ async def test_a_folder_created_again_is_reported_once_more_when_watched_again(t
     """The guard reports a folder created again, then a new watch starts: a file written into it
     in between has no event of its own. The folder is reported once more at the new round's first
     look, so the tail walks it after the watch is up (a file created with the folder, then filled,
-    was left empty until its next write)."""
+    would otherwise stay empty until its next write)."""
     import asyncio
 
     from npudiag_tui.tui.live import watch_paths

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from npudiag_tui.core.formats.bounded import MAX_GRAMMAR_CHARS
 from npudiag_tui.core.formats.codes import CALL_RESULT_RE, CODE_PATTERN, HCCL_CALL_TRACE
-from npudiag_tui.core.formats.console import CHECK_CONDITION, DATA_STARVED_NEEDLE, channel, clean, strip_colours, strip_prefixes
+from npudiag_tui.core.formats.console import CHECK_CONDITION, DATA_STARVED_NEEDLE, FAILURE_WORD, channel, clean, strip_colours, strip_prefixes
 from npudiag_tui.core.model import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,7 +101,7 @@ _KEYS_B = tuple(k.encode("utf-8") for k in _CONSOLE_KEYS)
 _KEY_OVERLAP = max(len(k) for k in _KEYS_B) - 1  # a key cut by a window's end is found in the next
 _RESULT_B = _as_bytes(CALL_RESULT_RE)
 _HCCL_TRACE_B = re.compile(HCCL_CALL_TRACE.encode("ascii"))  # a call's own aclError result, no error word needed
-_FAILED_B = re.compile(rb"\b[Ff]ailed\b")
+_FAILURE_B = re.compile(FAILURE_WORD.encode("ascii"))
 _CHECK_CONDITION_B = re.compile(CHECK_CONDITION.encode("ascii"))
 # a Python traceback's frame line (`  File "/w/x/transformer_config.py", line 621, in __post_init__`),
 # behind any launcher prefix: the code an exception was raised in, when the log was cut below
@@ -374,26 +374,25 @@ class SourceScan:
             if line != last:
                 kept.append((line, data.rfind(b"\n", 0, start) + 1))
                 last = line
-        # HCCL's trace of a failed call (`call trace: hcclRet -> 4`) follows the failing statement's
-        # own report, which may hold no error word: the line above the first trace is kept too
+        # a kept line whose reason is the line above it, in words no key knows: HCCL's trace of a
+        # failed call (`call trace: hcclRet -> 4`) under the failing statement's own report, and a
+        # failure notice under a failed check's bare condition (`input_shape.size() < 2.`)
         seen = {i for i, _ in kept}
         for i, s in list(kept):
-            if s > 0 and i - 1 not in seen and _HCCL_TRACE_B.match(data, s):
-                a = data.rfind(b"\n", 0, s - 1) + 1  # the line above, which ends at s - 1
-                if a < s - 1 and not data[a:s - 1].isspace():
-                    kept.append((i - 1, a))
-                    seen.add(i - 1)
-        # a failed check prints its condition with no error word (`input_shape.size() < 2.`), then
-        # its caller reports the step failed: the line above a failure notice is kept when it
-        # ends in a condition (formats.console.CHECK_CONDITION)
-        for i, s in list(kept):
-            if s > 0 and i - 1 not in seen:
+            if s <= 0 or i - 1 in seen:
+                continue
+            a = data.rfind(b"\n", 0, s - 1) + 1  # the line above, which ends at s - 1
+            if a >= s - 1:
+                continue
+            if _HCCL_TRACE_B.match(data, s):
+                above = not data[a:s - 1].isspace()
+            else:
                 e = data.find(b"\n", s, end)
-                if _FAILED_B.search(data, s, end if e < 0 else e):
-                    a = data.rfind(b"\n", 0, s - 1) + 1
-                    if a < s - 1 and _CHECK_CONDITION_B.search(data, a, s - 1):
-                        kept.append((i - 1, a))
-                        seen.add(i - 1)
+                above = (_FAILURE_B.search(data, s, end if e < 0 else e) is not None
+                         and _CHECK_CONDITION_B.search(data, a, s - 1) is not None)
+            if above:
+                kept.append((i - 1, a))
+                seen.add(i - 1)
         # the innermost frame above an exception or its source line says which code raised it
         # (a configuration's own check); a traceback cut above its header leaves it unkept
         for i, s in list(kept):

@@ -176,10 +176,9 @@ class Timeline:
     # ------------------------------------------------------------------ marks
     def next_position(self, refs: Iterable[tuple[int, int]], position: int, forward: bool) -> int | None:
         """Position of the first of `refs` after (before) `position` (-1 and len(self) stand
-        before the first row and after the last), without positioning all of them: per file,
-        only the mark next to the position's place in that file competes. Positioning every
-        warning of a plog pane (tens of thousands, each a walk from its file's nearest kept
-        position) took 0.3-0.5 s of the first w/e/E press on the 1 GB bench tree."""
+        before the first row and after the last), without positioning all of them (a walk each,
+        tens of thousands in a plog pane): per file, only the mark next to the position's place
+        in that file competes."""
         n = len(self)
         if not -1 <= position <= n:
             return None

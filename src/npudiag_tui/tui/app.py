@@ -1098,8 +1098,8 @@ class NpuDiagApp(App[int]):
                     pos = view.timeline.position_of(*(refs[0] if forward else refs[-1]))
             return pos
         if self.indexed and not view.has_incomplete_rows():
-            # per file only the mark next to the cursor: positioning every mark of a big pane
-            # (tens of thousands of warnings) was most of a first w/e/E press
+            # per file only the mark next to the cursor: a big pane's tens of thousands of marks
+            # are not positioned for one key
             refs = self._mark_refs(kind)
             pos = view.timeline.next_position(refs, cursor, forward)
             if pos is None and wrap:

@@ -234,7 +234,7 @@ _DRIVER_TOOL_FAILED = re.compile(C.DRIVER_TOOL_FAILED)
 _TOOL_MISSING = re.compile(r"(?:npu-smi|hccn_tool|ascend-dmi|msnpureport):? not found\b|executable file not found in \$PATH")
 # ... except CUDA's libraries, which frameworks probe for and never find on an Ascend machine
 # a server that cannot bind its port: another process (often a stale or second launcher) has it
-_FAILED = re.compile(r"\b[Ff]ail(?:ed|s|ure)?\b")
+_FAILED = re.compile(C.FAILURE_WORD)
 _CHECK_CONDITION = re.compile(C.CHECK_CONDITION)
 # a system call's error number, which only a failure has (`rename error. errno is 30`, `errno: 13`,
 # Python's `'[Errno 101] Network is unreachable' thrown while requesting HEAD …`)
@@ -287,7 +287,7 @@ def tolerated_import(text: str) -> bool:
 
 # torch.utils.data's note under an exception raised inside a DataPipe
 _DATAPIPE_NOTE = "This exception is thrown by __iter__ of "
-# CUDA's own libraries by name: `libcu…` alone also named libcurl and libcups, which are no probe
+# CUDA's own libraries by name (`libcu…` alone would take libcurl and libcups, which are no probe)
 _LOADER_NOISE = re.compile(r"libcu(?:da|dart|blas|fft|rand|sparse|solver|dnn|pti|file|tensor|inj|dss)\w*\.so|"
                            r"libnv\w*\.so|libnccl|vllm\._C\b|cuda", re.I)
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"

@@ -16,6 +16,7 @@ from npudiag_tui.core.formats.text import CONTROL_RE
 # With ESC (or its caret form) any SGR; with ESC lost, demand a digit so `[memory.cpp:608]` survives.
 _ANSI = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m|(?<![\w\]])\[[0-9;]*[0-9][0-9;]*m")
 _CARET_CR_END = re.compile(r"(?:\^M)+$")
+FAILURE_WORD = r"\b[Ff]ail(?:ed|s|ure)?\b"
 # a failed check's condition printed as the whole message, at the line's end (`… [Line 29]
 # input_shape.size() < 2.`): an operand (a name, a call, an index), a comparison, an operand
 CHECK_CONDITION = (r"(?:^|[\s\]:])[A-Za-z_][\w.]*(?:\(\)|\[\w+\])?(?:\.[A-Za-z_]\w*(?:\(\))?)* ?(?:[<>]=?|[!=]=) ?"

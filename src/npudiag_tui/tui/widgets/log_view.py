@@ -688,8 +688,8 @@ class LogView(ScrollView, can_focus=True):
             return Strip.blank(0)
         text, anchor = got
         if text.cell_len > self._max_width and self._max_width < MAX_SCROLL_WIDTH:
-            # in steps: each new width is a layout pass of the whole screen (30-150 ms), and a
-            # key that lands on a line a few cells wider than any before should not pay one
+            # in steps: each new width is a layout pass of the whole screen, which a key landing
+            # on a slightly wider line should not pay
             self._max_width = min(-(-text.cell_len // WIDTH_STEP) * WIDTH_STEP, MAX_SCROLL_WIDTH)
             self.call_after_refresh(self.refresh_count)
         gutter = self._gutter(i, ref[0], anchor)

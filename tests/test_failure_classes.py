@@ -5585,3 +5585,134 @@ def test_a_device_set_up_warning_explains_a_later_missing_context(tmp_path):
                "size=2147483648", day="2024-02-21")
     ws, d = diagnose(tmp_path / "b", {name: warned + oom})
     assert "out of memory" in anchor_text(ws, d)
+
+
+def test_an_aicpu_task_record_wrapped_after_its_task_id_is_the_device_fault(tmp_path):
+    """The runtime's record of a failed AI CPU task (`Aicpu kernel execute failed, device_id=…,
+    stream_id=…, task_id=…,` with `kernelName=` on the next line, as CANN 8 names the kernel and a
+    console wraps it) is the fault; the synchronize call's `reason=aicpu exception` relays it."""
+    record = ("Aicpu kernel execute failed, device_id=1, stream_id=7, task_id=912,\n"
+              "soName=libcust_kernels.so, funcName=RunCpuKernel, kernelName=ScatterNd,\n"
+              "errorCode=0x2a\n")
+    tail = ("rtStreamSynchronize execution failed, reason=aicpu exception\n"
+            "RuntimeError: ACL stream synchronize failed, error code:507018\n")
+    ws, d = diagnose(tmp_path / "a", {"ci.log": record + tail})
+    assert anchor_text(ws, d).startswith("Aicpu kernel execute failed, device_id=1")
+    assert d.category == "device"
+    # the same record on one line, with the kernel named in CANN 8's words
+    ws, d = diagnose(tmp_path / "b", {"ci.log": "Aicpu kernel execute failed, device_id=1, stream_id=7, task_id=912, "
+                                                "soName=libcust_kernels.so, kernelName=ScatterNd\n" + tail})
+    assert anchor_text(ws, d).startswith("Aicpu kernel execute failed")
+    # look-alike: a sentence about a kernel that failed, with no task's ids, is no record
+    ws, d = diagnose(tmp_path / "c", {"ci.log": "kernel execute failed, retrying on the host\n" + tail})
+    assert anchor_text(ws, d).startswith("rtStreamSynchronize execution failed, reason=aicpu exception")
+
+
+def test_the_message_under_a_torch_npu_header_outranks_the_exception_above(tmp_path):
+    """torch_npu prints the exception, its header, then the error manager's message; a copy that
+    lost the message's code (and the header's stamp) still has it right under the header."""
+    exc = ("RuntimeError: createHCCLComm:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:31 HCCL function error: "
+           "HcclGetRootInfo(&hcclID), error code is 7\n")
+    ws, d = diagnose(tmp_path / "a", {"job.log": exc + "ERR02200 DIST call hccl api failed\n"
+                                      "Failed to bind the IP port. Reason: The IP address and port have been bound already.\n"})
+    assert anchor_text(ws, d).startswith("Failed to bind the IP port")
+    assert d.category == "environment"
+    # with the header's stamp, as torch_npu prints it
+    ws, d = diagnose(tmp_path / "b", {"job.log": exc + "[ERROR] 2026-03-11-10:00:00 (PID:77, Device:0, RankID:-1) "
+                                      "ERR02200 DIST call hccl api failed.\n"
+                                      "Failed to bind the IP port. Reason: The IP address and port have been bound already.\n"})
+    assert anchor_text(ws, d).startswith("Failed to bind the IP port")
+    # look-alike: the line under the header is another logger's (another process's) print
+    ws, d = diagnose(tmp_path / "c", {"job.log": "(Worker pid=5) " + exc + "(Worker pid=5) ERR02200 DIST call hccl api failed\n"
+                                      "(Engine pid=4) ERROR 03-11 10:00:00 [core.py:9] Engine failed to start.\n"})
+    assert "HcclGetRootInfo" in anchor_text(ws, d)
+
+
+def test_an_operator_without_a_compiled_kernel_is_found_without_its_code(tmp_path):
+    """`Cannot find bin of op X, integral key …` is the operator library's message that no compiled
+    kernel matches the inputs (EZ9999's text); a copy without the code still shows it, and the
+    aclnn status printed after it only relays it."""
+    ws, d = diagnose(tmp_path / "a", {"run.log": "OpName:[aclnnScatterUpdate_*_ScatterUpdate]\n"
+                                      "Cannot find bin of op ScatterUpdate, integral key 0/1/|bf16/ND/\n\n"
+                                      "RuntimeError:\naclnnScatterUpdateGetWorkspaceSize failed with aclnnStatus=561103.\n"})
+    assert anchor_text(ws, d).startswith("Cannot find bin of op ScatterUpdate")
+    assert d.category == "operator"
+    # look-alike: a cache lookup that found the binary is no error
+    ws, d = diagnose(tmp_path / "b", {"run.log": "INFO find binary cache for op ScatterUpdate: hit\n"})
+    assert d.anchor is None
+
+
+def test_a_registry_title_cut_at_its_first_letter_is_still_a_detail(tmp_path):
+    """The error manager's `Title_Words(CODE): message` with its first letters lost in a copy
+    (`nvalid_Argument(EZ1001): …`) is still its message, and the only line of the log."""
+    ws, d = diagnose(tmp_path / "a", {"paste.log": "nvalid_Argument(EZ1001): Tensor x dtype DT_INT64 is not supported, "
+                                                   "supported list is:\n"})
+    assert d.anchor is not None and d.anchor.kind == "cann_detail"
+    assert d.category == "operator"
+    # look-alike: a program's helper named in front of a code is not the registry's title
+    ws, d = diagnose(tmp_path / "b", {"paste.log": "check_params(EZ1001): value 3 is not supported\n"})
+    assert d.anchor is None or d.anchor.kind != "cann_detail"
+
+
+def test_a_rendezvous_store_socket_timeout_warning_is_a_wait_that_expired(tmp_path):
+    """c10d logs its store socket's timeout as a warning and retries: a job hanging in its
+    rendezvous shows nothing else, so the first one is the anchor; after a real failure it is a
+    victim of it."""
+    warn = ("(RayWorker pid=7, ip=10.0.0.2) [W311 10:00:05.000000001 socket.cpp:929] [c10d] The server socket on "
+            "[::ffff:10.0.0.9]:29511 has timed out, will retry.\n")
+    later = warn.replace("10:00:05", "10:02:16")
+    ws, d = diagnose(tmp_path / "a", {"ray.log": warn + later})
+    assert "10:00:05" in anchor_text(ws, d) and d.anchor.kind == "timeout"
+    ws, d = diagnose(tmp_path / "b", {"ray.log": "[E311 10:00:01.000000001 npu.cpp:9] RuntimeError: NPU out of memory. "
+                                                 "Tried to allocate 2.00 GiB\n" + warn})
+    assert "out of memory" in anchor_text(ws, d)
+    # look-alike: the store's listening notice is no wait
+    ws, d = diagnose(tmp_path / "c", {"ray.log": "[W311 10:00:05.000000001 socket.cpp:700] [c10d] The server socket "
+                                                 "has started to listen on [::]:29511.\n"})
+    assert d.anchor is None
+
+
+def test_a_package_built_for_another_chip_is_the_set_up(tmp_path):
+    """An installer or loader refusing a package built for another SoC (`the socversion X of bin
+    package does not match the current device socversion Y`) has no error word; either order."""
+    ws, d = diagnose(tmp_path / "a", {"install.log": "the socversion Ascend910B3 of bin package does not match the "
+                                                     "current device socversion Ascend310P1. Please rebuild.\n"})
+    assert "does not match" in anchor_text(ws, d)
+    assert d.category == "environment"
+    ws, d = diagnose(tmp_path / "b", {"install.log": "package does not match this machine: SoC version Ascend310B4\n"})
+    assert d.category == "environment"
+    # look-alike: a matching SoC, and a mismatch of something else, are not this
+    ws, d = diagnose(tmp_path / "c", {"install.log": "check socversion Ascend910B3 of bin package: matches the device\n"
+                                                     "note: pattern does not match any file, skipped\n"})
+    assert d.anchor is None
+
+
+def test_an_operator_namespace_without_the_operator_is_the_set_up(tmp_path):
+    """`'_OpNamespace' 'ns' object has no attribute 'op'`: the library that registers the custom
+    operators was not loaded or is of another release than the code calling it."""
+    ws, d = diagnose(tmp_path / "a", {"serve.log": "Traceback (most recent call last):\n"
+                                      "  File \"/app/sampler.py\", line 40, in forward\n"
+                                      "AttributeError: '_OpNamespace' '_C_custom' object has no attribute 'npu_top_p'\n"})
+    assert d.category == "environment"
+    # look-alike: a module of the model without an attribute is the program's own error
+    ws, d = diagnose(tmp_path / "b", {"serve.log": "Traceback (most recent call last):\n"
+                                      "  File \"/app/model.py\", line 40, in forward\n"
+                                      "AttributeError: 'RowLinear' object has no attribute 'npu_top_p'\n"})
+    assert d.category != "environment"
+
+
+def test_a_check_of_the_ascend_c_api_inside_a_kernel_is_the_operator(tmp_path):
+    """A kernel that breaks a rule of the Ascend C API (a queue's buffer limit, an instruction's
+    operand check, in CPU debug or on the device) fails a check inside the framework's own source
+    (`…/tikcpp/tikcfw/…`) or an `AscendC::` function: the operator's code is at fault."""
+    ws, d = diagnose(tmp_path / "a", {"debug.log": "[ERROR][Core_0][/opt/cann/x86_64-linux/tikcpp/tikcfw/interface/"
+                                                   "kernel_tpipe.h:700][AllocBuffer][91] queue buffer limit reached, "
+                                                   "current size is 8\n"})
+    assert d.category == "operator"
+    ws, d = diagnose(tmp_path / "b", {"debug.log": "add_custom_cpu: kernel_operator_intf.h:40: void AscendC::Adds(...): "
+                                                   "Assertion `check adds instr failed' failed.\n"})
+    assert d.category == "operator"
+    # look-alike: the same shape of check in another library's source says nothing of a kernel
+    ws, d = diagnose(tmp_path / "c", {"debug.log": "[ERROR][Core_0][/opt/app/include/pool.h:700][AllocBuffer][91] "
+                                                   "queue buffer limit reached, current size is 8\n"})
+    assert d.category != "operator"

@@ -55,6 +55,10 @@ _AICPU_EXECUTION_CODES = {"E30008"}  # an AI CPU operator that timed out
 _ENV_TEXT = re.compile(
     r"cannot open shared object|ImportError|ModuleNotFoundError|No module named|set_env\.(?:ba)?sh\b|"
     r"cannot import name '|"  # an installed package without what is imported from it (its release)
+    # an operator namespace without the operator the code calls (`'_OpNamespace' '_C_ascend' object has
+    # no attribute 'npu_apply_top_k_top_p'`): the library that registers it was not loaded, or was
+    # built from another release than the code
+    r"'_OpNamespace' '\w+' object has no attribute '|"
     # code that takes CUDA's path on an Ascend host (`Torch not compiled with CUDA enabled`): the
     # program or its set-up does not target the NPU (torch_npu not imported, a CUDA-only branch)
     r"\bnot compiled with CUDA enabled\b|"
@@ -341,6 +345,9 @@ _CRASH_EVIDENCE = re.compile(
 # (a Python `transports.py` is asyncio's, not a link's)
 _TRANSFER_SOURCE = re.compile(r"(?<![\w.-])(?:\w+_)?(?:(?:hixl|llm_?datadist)\w*\.(?:cc|cpp|cxx|h|hpp|py)|"
                               r"transport\w*\.(?:cc|cpp|cxx|h|hpp))\b", re.I)
+# the Ascend C kernel framework's own source (`…/tikcpp/tikcfw/interface/kernel_tpipe.h:730`) or API
+# (`AscendC::LeakyRelu`): a check of its API failed inside a kernel, in CPU debug or on the device
+_ASCENDC_SOURCE = re.compile(r"/tikcpp/tikcfw/|\bAscendC::\w")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
 _SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?"
                          # MindSpore's function tag after it (`model_converter.cc:200] operator()] …`)
@@ -744,6 +751,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "memory"
     if any(_TRANSFER_SOURCE.search(t) for t in (anchor.text, anchor.detail or "")):  # the module, before its words
         return "communication"
+    if any(_ASCENDC_SOURCE.search(t) for t in (anchor.text, anchor.detail or "")):
+        return "operator"  # a kernel broke a rule of the Ascend C API it is written in
     # a folder named `operator` or `hccl` in the message says nothing of the failure (the frames
     # near the raise are read with their paths: the code that raised is named by them)
     for text in [_FS_PATH.sub(" ", body)] + [message_body(e.detail or e.text) for e in _near_the_raise(anchor, group)]:

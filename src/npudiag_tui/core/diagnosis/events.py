@@ -107,7 +107,9 @@ _GENERIC_DETAIL = re.compile(
 _TASK_FAULT = re.compile(r"(?:retCode=0x[0-9a-fA-F]+, \[|reason=\[?)(?:aicpu|aicore|ai core|aivec|vector core)"
                          r"(?: exception\b|\s*$)", re.I)
 _KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
-    r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+.{0,2000}?\bfault kernel_name=", re.I)
+    r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+(?:.{0,2000}?\bfault kernel_name=|"
+    # CANN 8.x names the kernel `kernelName=`, and a console may wrap the record after its task id
+    r",?\s*$|.{0,2000}?\bkernelName=)", re.I)
 _SYNC = re.compile(
     r"[Ss]ynchroni[sz]e|SyncStream|TaskFailCallback|wait for compute device to finish|"
     r"[Rr]eplay failed|task fail|[Ww]atchdog|StreamSynchronize|DeviceSynchronize"
@@ -249,6 +251,15 @@ _ADVICE_INTRO = re.compile(r"(?i)^(?:there (?:may ?be|might be|are) (?:some |sev
 _ADVICE_ITEM = re.compile(r"^\s*\d{1,2}[.)、]\s*\S")
 _PORT_TAKEN = re.compile(r"[Aa]ddress already in use|EADDRINUSE")
 _HOST_LIMIT = re.compile(C.HOST_LIMIT)
+# a package, model or kernel built for another chip than this one (`the socversion Ascend910B1 of bin
+# package does not match the current device socverison Ascend310P3`): no error word, and the
+# installer or loader refuses it; either word order, and the misspelling CANN's scripts print
+_SOC_MISMATCH = re.compile(r"(?i)\bsoc ?ver\w*\b.{0,160}?\b(?:does not|doesn't|do not|not) match\b|"
+                           r"\b(?:does not|doesn't|do not|not) match\b.{0,60}?\bsoc ?ver\w*")
+# torch.distributed's rendezvous store that a peer never reached (`[W116 …socket.cpp:929] [c10d] The
+# server socket on [::ffff:198.18.0.1]:43195 has timed out, will retry.`): c10d logs it as a warning
+# and retries, and a job that hangs in its rendezvous shows nothing else
+_STORE_SOCKET_TIMEOUT = re.compile(r"\[c10d\] The (?:server|client) socket (?:on \S+ )?has timed out\b")
 _RETURN_ERR = re.compile(r"\breturn(?:ed|s)? err\b")
 _PARENT_GONE = re.compile(r"\bmain process disappeared\b")
 _PATH_MISSING = re.compile(C.PATH_MISSING)
@@ -531,9 +542,11 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped) \
             or KERNEL_ASSERT.match(stripped) or C.HARDWARE_FAULT.search(stripped):  # a device-side assert
         return K.DEVICE_EXC, Level.ERROR, info
+    if C.OP_BINARY_MISSING.search(stripped):  # the error manager's message without its code
+        return K.CANN_DETAIL, Level.ERROR, info
     if _ADVICE_INTRO.match(stripped):
         return K.CONTEXT, Level.INFO, info
-    if C.TORCH_HEADER_RE.search(stripped):
+    if C.TORCH_HEADER_RE.search(stripped) or C.TORCH_HEADER_BARE_RE.match(stripped):
         return K.WRAPPER, Level.ERROR, info
     if C.ERROR_TEXT_RE.match(stripped) or stripped.startswith("Rectify the fault"):
         return K.WRAPPER, Level.ERROR, info
@@ -590,7 +603,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.BENIGN, Level.WARNING, info
     if _REPORT_BOOKKEEPING.search(stripped):  # a plog line whose header a copy garbled, too
         return K.WRAPPER, Level.ERROR, info
-    if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped) or _DRIVER_TOOL_FAILED.search(stripped):
+    if _PORT_TAKEN.search(stripped) or _HOST_LIMIT.search(stripped) or _DRIVER_TOOL_FAILED.search(stripped) \
+            or _SOC_MISMATCH.search(stripped):
         return K.ENV, Level.ERROR, info
     if _RETURN_ERR.search(stripped) or _CORRUPTION_SEEN.search(stripped) or _PATH_MISSING.match(stripped):
         # a call's status as a tool reports it (hccl_test); a check that found data corrupted; a path
@@ -644,6 +658,8 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if logger_level == "WARNING" or re.search(r"\bWarning\b|\bWARNING\b|\[W\d{4}", stripped):
         if string_codes(stripped) or "error from device" in stripped or _MISSING_FUNCTION.search(stripped):
             return K.WARNING_CODE, Level.WARNING, info
+        if _STORE_SOCKET_TIMEOUT.search(stripped):
+            return K.TIMEOUT, Level.WARNING, info
         return K.CONTEXT, Level.WARNING, info
     if _PEER_WAIT.search(stripped) or _EXPIRED.search(stripped):
         # a wait that expired is a failure at any logger level (Mooncake logs its transfer
@@ -863,6 +879,7 @@ class EventBuilder:
         _demote_aborts(events)
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
+        _message_under_a_torch_header(events)
         _op_info_entries_skipped(events)  # before a lone status looks for what explains it
         _promote_lone_status(events)
         _raised_before_its_report(events)
@@ -1396,6 +1413,26 @@ def _demote_message_fetch(events: list[ErrorEvent]) -> None:
     for ev in events:
         if ev.kind in (K.CANN_DETAIL, K.PLOG, K.LOG_ERROR) and _MESSAGE_FETCH.search(ev.detail or ev.text):
             ev.kind = K.BENIGN
+
+
+def _message_under_a_torch_header(events: list[ErrorEvent]) -> None:
+    """torch_npu prints its exception first, then its header, then the error manager's message:
+    the line right under the header is that message even when a copy lost its code
+    (`Failed to bind the IP port. …` for EJ0003), so it outranks the exception above."""
+    def split(text: str) -> tuple[str, str]:  # (launcher and logger prefixes, the words)
+        text = C.clean(text)
+        words = C.strip_prefixes(text)[0]
+        return text[:len(text) - len(words)], words.strip()
+
+    for ev, nxt in zip(events, events[1:]):
+        if ev.kind is K.WRAPPER and nxt.kind is K.LOG_ERROR and nxt.ref.file_id == ev.ref.file_id \
+                and nxt.ref.line == ev.ref.line + 1 and nxt.fragment is None:
+            (head_prefix, head), (prefix, message) = split(ev.text), split(nxt.text)
+            # the same process's print (the same prefixes), and a message's first word, not the
+            # tail of a quoted exception text (`', please check the stack trace above …`)
+            if prefix == head_prefix and message[:1].isalpha() \
+                    and (C.TORCH_HEADER_RE.search(head) or C.TORCH_HEADER_BARE_RE.match(head)):
+                nxt.kind = K.CANN_DETAIL
 
 
 LONE_STATUS_WINDOW_LINES = 60

@@ -134,6 +134,13 @@ PATH_MISSING = r"^\s*\S+: [Nn]o [Ss]uch [Ff]ile or [Dd]irectory\.?\s*$"
 TORCH_HEADER_RE = re.compile(
     r"\[ERROR\] (\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) \(PID:(\d+), Device:(-?\d+), RankID:(-?\d+)\) (ERR\d{5}) (\w+) ?(.*)"
 )
+# the operator library's report that no compiled kernel matches an operator's inputs (`Cannot find
+# bin of op Range, integral key 0/1/|int64/ND/…`, then `Cannot find binary for op Range.`): the
+# error manager's message (EZ9999), which a copy may print without its code
+OP_BINARY_MISSING = re.compile(r"\bCannot find bin(?:ary)? (?:of|for) op \w+")
+# the same header quoted without its stamp (`ERR02200 DIST call hccl api failed`): torch_npu's
+# code names its submodule (PTA, OPS, DIST, GRAPH, PROF) right after it
+TORCH_HEADER_BARE_RE = re.compile(r"ERR\d{5} (?:PTA|OPS|DIST|GRAPH|PROF)\b")
 ERROR_TEXT_RE = re.compile(r"^\[Error\]: ?(.*)")
 TRACEBACK_RE = re.compile(r"^Traceback \(most recent call last\):")
 CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")
@@ -199,7 +206,9 @@ _CANN_DETAIL = re.compile(
 )
 _CANN_INLINE = re.compile(rf"detail:\s*(?=({CODE_PATTERN}|\[PID:))")  # gen2 or gen3 carried inline
 _BANNER_TEXT = re.compile(r"^(?:Inner Error!|Internal error!)\s*$")
-_REGISTRY_TITLE = re.compile(r"^[A-Z][A-Za-z]*(?:_[A-Za-z]+)+$")  # `Memory_Allocation_Failure`
+# `Memory_Allocation_Failure`; a paste that cut the line's first letters keeps the shape
+# (`clNN_Parameter_Error(EZ1001): …`), which no identifier of a program has in front of a code
+_REGISTRY_TITLE = re.compile(r"^(?:[A-Z][A-Za-z]*(?:_[A-Za-z]+)+|[a-z][A-Za-z]*(?:_[A-Z][A-Za-z]*)+)$")
 # the error manager's source tail that ends its messages
 MANAGER_TAIL = re.compile(r"\[FUNC:\w+\]\[FILE:[\w.]+\]\[LINE:\d+\]\s*$")
 _INNER_ONE_SPACE = re.compile(rf"^({CODE_PATTERN}) (?=[^\s:(\[])")

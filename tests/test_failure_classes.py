@@ -5716,3 +5716,73 @@ def test_a_check_of_the_ascend_c_api_inside_a_kernel_is_the_operator(tmp_path):
     ws, d = diagnose(tmp_path / "c", {"debug.log": "[ERROR][Core_0][/opt/app/include/pool.h:700][AllocBuffer][91] "
                                                    "queue buffer limit reached, current size is 8\n"})
     assert d.category != "operator"
+
+
+def test_core_error_information_behind_its_function_name_is_the_device_fault(tmp_path):
+    """The runtime's `The extend info: errcode:(…)` and its `errorStr:` say what the core hit; a
+    copy that kept the printing function's name (`PrintCoreInfo: The extend info: …`) is the same
+    record, earlier than the task report (`Aicore kernel execute failed, …`) after it."""
+    text = ("PrintCoreInfo: The extend info: errcode:(0, 0x800, 0)\n"
+            "    errorStr: The UB address accessed by the VEC instruction is not aligned.\n"
+            "PrintErrorInfoForDavinciTask: Aicore kernel execute failed, device_id=0,\n"
+            "    stream_id=3, task_id=0, fault kernel_name=k_mix_aic,\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": text})
+    assert anchor_text(ws, d).startswith("PrintCoreInfo: The extend info")
+    assert d.category == "device"
+    # look-alike: a sentence that mentions the extend info is not the record
+    ws, d = diagnose(tmp_path / "b", {"run.log": "hint: read The extend info lines of the plog for the cause\n"})
+    assert d.anchor is None
+
+
+def test_a_unified_buffer_overflow_verdict_is_a_compile_failure_without_its_prefix(tmp_path):
+    """BiShengIR's `ub overflow, requires N bits while M bits available` (a kernel's tiles do not fit
+    the core's Unified Buffer) is the compiler's error, also quoted without `loc(…): error:`."""
+    ws, d = diagnose(tmp_path / "a", {"pr.log": "ub overflow, requires 3145728 bits while 1572864 bits available\n"})
+    assert anchor_text(ws, d).startswith("ub overflow")
+    assert d.category == "compile"
+    # look-alike: a tool's note about the check is no verdict
+    ws, d = diagnose(tmp_path / "b", {"pr.log": "INFO ub overflow check passed for kernel k\n"})
+    assert d.anchor is None
+
+
+def test_a_kernel_assertion_wrapped_after_its_location_is_a_device_side_assert(tmp_path):
+    """An Ascend C kernel's `[ASSERT] <file>:<line>:` with the assertion on the next lines (a copy
+    wrapped it) is the device-side assert, before the host's synchronize report after it."""
+    text = ("[ASSERT] .../ascendc/scatter/scatter_base.h:88:\n"
+            "         Assertion `(idx < this->size_)'\n"
+            "         Index 70001 out of range[0 512)!\n"
+            "[ERROR] function backend_synchronize at backend.cpp:200\n"
+            "        aclrtSynchronizeStream(ctx->stream())\n")
+    ws, d = diagnose(tmp_path / "a", {"app.log": text})
+    assert anchor_text(ws, d).startswith("[ASSERT] .../ascendc/scatter/scatter_base.h:88:")
+    assert d.category == "device"
+    # look-alike: a build's note that assertions are on is no assertion
+    ws, d = diagnose(tmp_path / "b", {"app.log": "[ASSERT] enabled in this build: see kernel.h\n"})
+    assert d.anchor is None
+
+
+def test_a_kernel_prints_release_field_routes_nothing(tmp_path):
+    """A kernel print's bracketed header fields (`[CANN VERSION : 8.1.RC1][TimeStamp : 0]`) name the
+    release that built it, not a release at fault: the assertion after them is the device's."""
+    ws, d = diagnose(tmp_path / "a", {"serve.log": "[ASSERT] [CANN VERSION : 8.2.RC1][TimeStamp : 0] /opt/opp/ascendc/"
+                                                   "gather/gather_base.h:137: Assertion `(0 <= val)' Index 9 out of "
+                                                   "range [0 9) !\n"})
+    assert d.category == "device"
+    # look-alike: a message about the CANN version itself is the set-up
+    ws, d = diagnose(tmp_path / "b", {"serve.log": "ERROR: CANN version 7.0.0 is not supported by this package\n"})
+    assert d.category == "environment"
+
+
+def test_a_generic_internal_error_routes_by_the_call_that_returned_it(tmp_path):
+    """The driver's and the runtime's generic internal errors (507899, 507000) say less than the call
+    that returned them: an allocation's is memory, a device query's the set-up."""
+    def wrapped(call: str) -> str:
+        return (f"[rank7]: RuntimeError: map:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:456 NPU function "
+                f"error: {call}, error code is 507899\n")
+    ws, d = diagnose(tmp_path / "a", {"train.log": wrapped("aclrtMallocPhysical")})
+    assert d.category == "memory"
+    ws, d = diagnose(tmp_path / "b", {"train.log": wrapped("aclrtFreePhysical")})
+    assert d.category == "memory"
+    # look-alike: the same status from a device query is the driver's set-up, as before
+    ws, d = diagnose(tmp_path / "c", {"train.log": wrapped("aclrtGetDeviceCount")})
+    assert d.category == "environment"

@@ -356,7 +356,10 @@ _SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d
 # a file-system path of two folders or more (`/root/samples/operator/AddCustom/build`) in a message:
 # its words are names the user chose, not the failure's
 _FS_PATH = re.compile(r"(?<![\w.:-])(?:[\w.+~-]*/){2,}[\w.+~-]*")
-_KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]{0,256}\]")  # a reason is the message
+_KEY_VALUE = re.compile(r"\b(?!reason\b)\w+=[^\s,;)]*|\b(?!reason\b)\w+\[[^\]\s]{0,256}\]"  # a reason is the message
+                        # a kernel print's bracketed header fields (`[ASSERT] [CANN VERSION : 8.1.RC1][TimeStamp : 0]`):
+                        # the release that built the kernel, not a release at fault
+                        r"|\[[A-Za-z][\w ]{0,40} : [^\]\n]{0,80}\]")
 
 
 def message_body(text: str) -> str:
@@ -437,6 +440,9 @@ _MODEL_LOAD = re.compile(r"\baclmdlLoadFrom(?:File|Mem)\w*|\bacl\.mdl\.load_from
                          r"\b[Rr]ead (?:the )?(?:\w+ )?model file failed\b")
 DEVICE_SETUP_FAILED = 507033
 GE_FAILURE = 500002  # ACL_ERROR_GE_FAILURE: the graph engine failed, whatever inside it did
+# the runtime's and the driver's generic internal errors: the call that returned one (an allocation,
+# a device query) says more of what failed than the status does
+GENERIC_STATUSES = frozenset({507000, 507899})
 # the error manager's tail naming an operator's tiling function (`[FUNC:Tiling4GridSampler3D]`)
 _TILING_FUNC = re.compile(r"\[FUNC:\w*Tiling\w*\]")
 
@@ -542,7 +548,7 @@ _API_STAGES = (
     # (the kernel's launch arguments packed for it, `aclrtKernelArgs…`, are part of its launch)
     (re.compile(r"KernelLaunch|LaunchKernel|KernelArgs"), "operator"),
     (re.compile(r"^Hccl|hccl"), "communication"),
-    (re.compile(r"Malloc|Alloc"), "memory"),
+    (re.compile(r"Malloc|Alloc|Free"), "memory"),
 )
 
 
@@ -683,14 +689,18 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     # stream) are its consequences, and say nothing of it
     setup = ("acl", DEVICE_SETUP_FAILED) in set(_numbers([anchor]))
     ge_failure = False  # the graph engine's generic status: after the detail's own code
+    generic: str | None = None  # a generic internal error's category: after the call that returned it
 
     def by_status(events: list[ErrorEvent]) -> str | None:
-        nonlocal ge_failure
+        nonlocal ge_failure, generic
         for domain, value in _numbers(events):
             if domain == "aclnn" and value == 561000 and _COMM_TEXT.search(body):
                 return "communication"
             if (domain, value) == ("acl", GE_FAILURE):
                 ge_failure = True
+                continue
+            if domain == "acl" and value in GENERIC_STATUSES:
+                generic = generic or category_of_number(domain, value)
                 continue
             cat = category_of_number(domain, value)
             if cat:
@@ -700,13 +710,18 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
     # the anchor's own status, then its own CANN code (the registry's word on the error itself),
     # before the statuses its wrappers printed: a driver's `EL0005 The resources are busy` is not
     # the empty context that set_device then reported
-    cat = by_status([anchor]) or _by_code([anchor], body, own=True) or (None if setup else by_status(group))
+    cat = by_status([anchor]) or _by_code([anchor], body, own=True)
+    if cat is None and generic:  # the anchor's own generic status: its call says more, or it stands
+        return _failing_api(anchor.detail or anchor.text) or generic
+    cat = cat or (None if setup else by_status(group))
     if cat:
         return cat
     for ev in [anchor, *group]:
         api = _failing_api(ev.detail or ev.text)
         if api:
             return api
+    if generic:  # a generic status the event's other lines printed, whose call said nothing
+        return generic
     for ev in [anchor, *group]:
         module = _TORCH_NPU_MODULES.get(ev.numeric.get("torch_npu", -1) // 1000)
         if module:

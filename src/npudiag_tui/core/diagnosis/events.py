@@ -106,6 +106,9 @@ _GENERIC_DETAIL = re.compile(
 # (`reason=aicore exception`), and a console may wrap the line right after the fault class.
 _TASK_FAULT = re.compile(r"(?:retCode=0x[0-9a-fA-F]+, \[|reason=\[?)(?:aicpu|aicore|ai core|aivec|vector core)"
                          r"(?: exception\b|\s*$)", re.I)
+# the runtime's core error information (`The extend info: errcode:(0, 0x800, 0)`, its `errorStr:`
+# next), behind the name of the function that printed it when a copy kept it (`PrintCoreInfo: …`)
+_EXTEND_INFO = re.compile(r"(?:[A-Za-z]\w*: ?)?The extend info\b")
 _KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
     r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+(?:.{0,2000}?\bfault kernel_name=|"
     # CANN 8.x names the kernel `kernelName=`, and a console may wrap the record after its task id
@@ -428,7 +431,7 @@ def _plog_kind(p: PlogLine, level: Level) -> EventKind:
     dev = C.parse_device_exception(msg)
     if dev is not None:  # the runtime's record of a device fault, as on the console
         return K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC
-    if msg.startswith("The extend info") and "errorStr" in msg:
+    if _EXTEND_INFO.match(msg) and "errorStr" in msg:
         return K.DEVICE_EXC  # joins the record above it and names its cause
     if _CORE_FAILURE.search(msg):
         return K.DEVICE_EXC
@@ -539,7 +542,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if dev is not None:
         info["device"] = dev
         return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
-    if stripped.startswith("The extend info") or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped) \
+    if _EXTEND_INFO.match(stripped) or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped) \
             or KERNEL_ASSERT.match(stripped) or C.HARDWARE_FAULT.search(stripped):  # a device-side assert
         return K.DEVICE_EXC, Level.ERROR, info
     if C.OP_BINARY_MISSING.search(stripped):  # the error manager's message without its code
@@ -1155,7 +1158,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
             contiguous = True  # a block's Possible Cause / Solution lines sit between its head and TraceBack
     elif not indented and not dump_info and not (
             contiguous and (C.MANAGER_TAIL.search(text) or "info from device" in text or "error from device" in text
-                            or text.startswith("The extend info"))):
+                            or _EXTEND_INFO.match(text))):
         # the block ends at its first line that is not indented; a paste that lost the indent
         # keeps the block's own shapes (the error manager's tail, device exception lines)
         in_traceback = False
@@ -1500,10 +1503,13 @@ def _promote_lone_status(events: list[ErrorEvent]) -> None:
 
 # an Ascend C kernel's own assertion anywhere in a line, as a plog line prints it
 # (`[dump_printf.cpp:548][tid:7] [ASSERT] …`)
-_LOGGED_ASSERT = re.compile(r"\[ASSERT\]\s.{0,400}?\bAssertion\b")
+_LOGGED_ASSERT = re.compile(r"\[ASSERT\]\s.{0,400}?\bAssertion\b"
+                            # its head alone, where a copy wrapped the assertion onto the next lines
+                            # (`[ASSERT] …/gather_v3_base.h:137:`)
+                            r"|\[ASSERT\]\s+(?:\[[^\]\n]{0,80}\]\s*)*\S{1,300}\.\w{1,4}:\d+:\s*$")
 # the same assertion printed by the device at a line's start (`[ASSERT] [CANN_VERSION : …]
 # …/gather_v3_base.h:137: Assertion `(0 <= val && …)' Index 2938 out of range`)
-KERNEL_ASSERT = re.compile(r"^(?:\[[\w /]{1,40}\]\s*)?" + _LOGGED_ASSERT.pattern)  # `[AIV Block 1/48] [ASSERT] …`
+KERNEL_ASSERT = re.compile(r"^(?:\[[\w /]{1,40}\]\s*)?(?:" + _LOGGED_ASSERT.pattern + ")")  # `[AIV Block 1/48] [ASSERT] …`
 ASSERT_TRAP_WINDOW_LINES = 12
 """How far below a kernel assertion the device's record of the trap it raised may sit."""
 ASSERT_DUMP_WINDOW_LINES = 64

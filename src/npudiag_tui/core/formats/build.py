@@ -17,7 +17,10 @@ COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)):
                                  r"|^#error\b"  # the preprocessor's directive, quoted without its location
                                  # a compiler driver's own error, before any source is read (an option or a
                                  # language this release does not know: `bisheng: error: unsupported option …`)
-                                 r"|^(?:bisheng|ccec|clang(?:\+\+)?|g?cc|[gc]\+\+|nvcc|hipcc|icp?x)(?:-\d+)?: (?:fatal )?error: ")
+                                 r"|^(?:bisheng|ccec|clang(?:\+\+)?|g?cc|[gc]\+\+|nvcc|hipcc|icp?x)(?:-\d+)?: (?:fatal )?error: "
+                                 # BiShengIR's verdict that a kernel's tiles do not fit the core's Unified
+                                 # Buffer, quoted without the `loc(…): error:` it is printed behind
+                                 r"|^ub overflow, requires \d+ bits while \d+ bits\b")
 # a compiler's warning, which does not stop it (`kernel.cpp:12:3: warning: …`, MLIR's
 # `<unknown>:0: warning: could not cast operand …`): never what failed
 COMPILER_WARNING = re.compile(r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+(?::\d+)?|<unknown>:\d+(?::\d+)?|loc\(.{0,400}?\)): warning: ")

@@ -5786,3 +5786,20 @@ def test_a_generic_internal_error_routes_by_the_call_that_returned_it(tmp_path):
     # look-alike: the same status from a device query is the driver's set-up, as before
     ws, d = diagnose(tmp_path / "c", {"train.log": wrapped("aclrtGetDeviceCount")})
     assert d.category == "environment"
+
+
+def test_the_error_managers_message_under_its_pid_field_without_code_or_stamp(tmp_path):
+    """`[PID: n] message` is the error manager's shape (its code and stamp precede the field when
+    printed whole); a copy that dropped both still shows its message, which explains the
+    torch_npu exception and the runtime's call report around it."""
+    text = ("RuntimeError: Initialize:../torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:165\n"
+            "NPU function error: aclInit, error code is 107001\n"
+            "[ERROR] PTA call acl api failed\n"
+            "[PID: 41] SetDeviceId failed because value 3 for parameter devId is invalid. Expected value: [0, 2).\n"
+            "rtSetDefaultDeviceId execution failed, reason=device id error\n")
+    ws, d = diagnose(tmp_path / "a", {"start.log": text})
+    assert anchor_text(ws, d).startswith("[PID: 41] SetDeviceId failed")
+    assert d.category == "environment"
+    # look-alike: the field before a line with no error word is no message of a failure
+    ws, d = diagnose(tmp_path / "b", {"start.log": "[PID: 41] worker started on device 3\n"})
+    assert d.anchor is None

@@ -109,6 +109,8 @@ _TASK_FAULT = re.compile(r"(?:retCode=0x[0-9a-fA-F]+, \[|reason=\[?)(?:aicpu|aic
 # the runtime's core error information (`The extend info: errcode:(0, 0x800, 0)`, its `errorStr:`
 # next), behind the name of the function that printed it when a copy kept it (`PrintCoreInfo: …`)
 _EXTEND_INFO = re.compile(r"(?:[A-Za-z]\w*: ?)?The extend info\b")
+# the error manager's PID field that opens its messages (`[PID: 903] …`); no other log prints it so
+_MANAGER_PID = re.compile(r"\[PID: ?(\d+)\]\s+(?=\S)")
 _KERNEL_FAULT = re.compile(  # bounded gaps: `.*` twice re-scanned the line per task_id (formats.bounded)
     r"kernel execute failed, device_id=\d+,.{0,2000}?\btask_id=\d+(?:.{0,2000}?\bfault kernel_name=|"
     # CANN 8.x names the kernel `kernelName=`, and a console may wrap the record after its task id
@@ -542,6 +544,12 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
     if dev is not None:
         info["device"] = dev
         return (K.TIMEOUT if dev.comm_wait else K.DEVICE_EXC), Level.ERROR, info
+    manager = _MANAGER_PID.match(stripped)
+    if manager and _ERROR_WORDS.search(stripped, manager.end()):
+        # the error manager's message under its PID field, where a copy dropped its code and stamp
+        # (`[PID: 903] ChgUserDevIdToDeviceId failed because value 0 for parameter …`)
+        info["cann_pid"] = int(manager.group(1))
+        return K.CANN_DETAIL, Level.ERROR, info
     if _EXTEND_INFO.match(stripped) or _KERNEL_FAULT.search(stripped) or _TASK_FAULT.search(stripped) \
             or KERNEL_ASSERT.match(stripped) or C.HARDWARE_FAULT.search(stripped):  # a device-side assert
         return K.DEVICE_EXC, Level.ERROR, info

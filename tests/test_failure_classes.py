@@ -5803,3 +5803,19 @@ def test_the_error_managers_message_under_its_pid_field_without_code_or_stamp(tm
     # look-alike: the field before a line with no error word is no message of a failure
     ws, d = diagnose(tmp_path / "b", {"start.log": "[PID: 41] worker started on device 3\n"})
     assert d.anchor is None
+
+
+def test_a_line_an_error_only_by_its_loggers_level_is_no_message_of_a_torch_npu_header(tmp_path):
+    """A logger that prints every line of a failure at ERROR (a vLLM worker) makes any line under a
+    torch_npu header an error line: only a line that says by its own words that something failed
+    is the error manager's message; a Ray notice or a teardown line under it is not."""
+    pre = "(Worker pid=9) ERROR 03-11 10:00:00 [multiproc_executor.py:880] "
+    exc = (pre + "RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function "
+           "error: HcclCommInitRootInfoConfig(n, &info, rank, cfg, &comm), error code is 4\n"
+           + pre + "[ERROR] 2026-03-11-10:00:00 (PID:7, Device:0, RankID:0) ERR02200 DIST call hccl api failed.\n")
+    ws, d = diagnose(tmp_path / "a", {"w.log": exc + pre + "Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_"
+                                      "ERRORS=1'): ray::Worker.init() (pid=8, ip=10.0.0.1)\n"})
+    assert "HcclCommInitRootInfoConfig" in anchor_text(ws, d)
+    ws, d = diagnose(tmp_path / "b", {"w.log": exc + pre + "Failed to bind the IP port. Reason: The IP address and "
+                                      "port have been bound already.\n"})
+    assert "Failed to bind the IP port" in anchor_text(ws, d)

@@ -1440,9 +1440,12 @@ def _message_under_a_torch_header(events: list[ErrorEvent]) -> None:
                 and nxt.ref.line == ev.ref.line + 1 and nxt.fragment is None:
             (head_prefix, head), (prefix, message) = split(ev.text), split(nxt.text)
             # the same process's print (the same prefixes), and a message's first word, not the
-            # tail of a quoted exception text (`', please check the stack trace above …`)
+            # tail of a quoted exception text (`', please check the stack trace above …`); an
+            # error by its own words, not only by the level of a logger that printed every line
+            # of a traceback (a Ray notice, a teardown line)
             if prefix == head_prefix and message[:1].isalpha() \
-                    and (C.TORCH_HEADER_RE.search(head) or C.TORCH_HEADER_BARE_RE.match(head)):
+                    and (C.TORCH_HEADER_RE.search(head) or C.TORCH_HEADER_BARE_RE.match(head)) \
+                    and classify_line(message, nxt.stream)[0] is K.LOG_ERROR:
                 nxt.kind = K.CANN_DETAIL
 
 

@@ -5819,3 +5819,19 @@ def test_a_line_an_error_only_by_its_loggers_level_is_no_message_of_a_torch_npu_
     ws, d = diagnose(tmp_path / "b", {"w.log": exc + pre + "Failed to bind the IP port. Reason: The IP address and "
                                       "port have been bound already.\n"})
     assert "Failed to bind the IP port" in anchor_text(ws, d)
+
+
+def test_a_silent_data_corruption_check_error_is_the_devices(tmp_path):
+    """The silent-data-corruption check of a step's feature values (`SilentCheck get L1 Error, input
+    message: val = [inf]`) says the device computed wrong values: an NPU health event, also as
+    grep printed it behind its file name and line number."""
+    hit = ("device-2/device-1685_20240913141623807.log:2204:[ERROR] AICPU(1685,aicpu_scheduler):2024-09-13-"
+           "14:16:43.130.671 [silent_check_v2.cc:136][ComputeL1Error][tid:1695]SilentCheck get L1 Error, input "
+           "message: val = [inf], pre_val = [0.1], step = [5]\n")
+    ws, d = diagnose(tmp_path / "a", {"paste.log": "$ grep -nr 'SilentCheck' device-*\n" + hit + "$\n"})
+    assert "SilentCheck get L1 Error" in anchor_text(ws, d)
+    assert d.category == "device"
+    # look-alike: the check's settings printed at start-up are no error
+    ws, d = diagnose(tmp_path / "b", {"paste.log": "[INFO] AICPU(1685,aicpu_scheduler):2024-09-13-14:16:43.048.647 "
+                                                   "[silent_check_v2.cc:124][SilentCheck][tid:1695]c_thresh_l1 = [1e6]\n"})
+    assert d.anchor is None

@@ -224,7 +224,10 @@ _DEVICE_TEXT = re.compile(
     # device_id=0, stream_id=61, task_id=0`)
     r"[Aa]synchronous memory copy failed\b|"
     # the runtime's report of the task that failed on the device inside a model, and its type
-    r"\bReal task exception\b|\(KERNEL_AI(?:CORE|CPU|VEC?)\)"
+    r"\bReal task exception\b|\(KERNEL_AI(?:CORE|CPU|VEC?)\)|"
+    # the silent-data-corruption check of a training step's feature values (`SilentCheck get L1
+    # Error, input message: val = [inf]`): the device computed wrong values, an NPU health event
+    r"\bSilentCheck\b.{0,40}\bError\b"
 )
 _MEM_TEXT = re.compile(r"(?i:out of memory)|OutOfMemory|\bOOM\b|[Mm]emory allocation failed|alloc(?:ate)? .*fail|"
                        # an allocator call that failed (halMemAlloc, rtMalloc)

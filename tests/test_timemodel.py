@@ -301,3 +301,27 @@ def test_the_launchers_unprefixed_summary_is_not_placed_before_the_lines_above_i
     t = console_times(tmp_path, LAUNCHER, 6, full_pass)
     assert t[4].kind is TimeKind.ESTIMATED and t[4].us == t[5].us == at(40)  # not the launcher's 0 s
     assert t[3].us == at(5)  # look-alike: a rank's line keeps its own rank's last stamp, not rank 1's 40 s
+
+
+def test_a_console_without_any_stamp_is_timeless_once_its_channels_are_read(tmp_path):
+    """`timeless` answers only what the time model knows: a console none of whose lines carries a
+    stamp, all lines read; a stamp anywhere, or lines not read yet, and it is not."""
+    plain = tmp_path / "plain.txt"
+    plain.write_text("step 1\nstep 2\nRuntimeError: boom\n")
+    stamped = tmp_path / "stamped.txt"
+    stamped.write_text("step 1\n" + f"{log_stamp(5)} step 2\n")
+    ws = Workspace.open([], [str(plain), str(stamped)], [])
+    ws.index()
+    fid = {ws.files[f].display.rsplit("/", 1)[-1]: f for f in range(len(ws.files))}
+    assert not ws.times.timeless(fid["plain.txt"])  # not read yet: not known
+    for f in fid.values():
+        ws.times.channels(f)
+    assert ws.times.timeless(fid["plain.txt"])
+    assert not ws.times.timeless(fid["stamped.txt"])
+    # a line with a stamp arrives (live tail): no longer timeless once read
+    with open(plain, "a") as fh:
+        fh.write(f"{log_stamp(9)} step 3\n")
+    ws.indexes[fid["plain.txt"]].extend()
+    assert not ws.times.timeless(fid["plain.txt"])  # more lines than read
+    ws.times.channels(fid["plain.txt"])
+    assert not ws.times.timeless(fid["plain.txt"])

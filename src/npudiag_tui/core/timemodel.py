@@ -160,6 +160,11 @@ class ConsoleChannels:
     def lines(self) -> int:
         return len(self.chan)
 
+    @property
+    def stamped(self) -> bool:
+        """Whether any line so far carries a stamp of its own."""
+        return self._file_last >= 0
+
     def extend(self, idx: FileIndex, cancelled: Callable[[], bool] | None = None,
                zone_at: Callable[[int], int] | None = None) -> None:
         """Take the lines the index has beyond what is known (live growth appends). `zone_at`
@@ -253,6 +258,13 @@ class TimeModel:
         """Whether the console file's channels are worked out up to its line count (no wait)."""
         got = self._console.get(file_id)
         return got is not None and got.lines >= self.indexes[file_id].line_count
+
+    def timeless(self, file_id: int) -> bool:
+        """A console file whose channels are worked out and none of whose lines carries a stamp:
+        no line of it has a time, own or estimated (a pane then needs no clock for it)."""
+        got = self._console.get(file_id)
+        n = self.indexes[file_id].line_count
+        return got is not None and n > 0 and got.lines >= n and not got.stamped
 
     def forget(self, file_id: int) -> None:
         """The file was rewritten or truncated: work its channels out again when asked."""

@@ -750,6 +750,8 @@ class NpuDiagApp(App[int]):
     def on_channels_ready(self, message: ChannelsReady) -> None:
         if self.merged_mode and not self._needs_selection("merged"):  # the console joins
             self.view("merged").set_source(self._merged_source(), keep=True)
+        for view in self.query(LogView):  # a console found to have no stamp drops its clock
+            view.refresh_count()
 
     @while_running
     def on_source_progress(self, message: SourceProgress) -> None:

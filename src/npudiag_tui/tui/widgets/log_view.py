@@ -253,8 +253,16 @@ class LogView(ScrollView, can_focus=True):
         self.refresh_count()
         self.call_after_refresh(self.scroll_cursor_visible, True)
 
+    _no_clock = False
+    """No line of the pane has a time (a console without stamps): the gutter keeps no clock."""
+
     def refresh_count(self) -> None:
         """Re-read the line count (indexing and live tail make sources grow)."""
+        fids = getattr(self.timeline, "file_ids", None)
+        no_clock = not self.merged and bool(fids) and all(self.ws.times.timeless(f) for f in fids)
+        if no_clock != self._no_clock:  # a stamp arrived, or the channels say there is none
+            self._no_clock = no_clock
+            self.clear_caches()
         if self.wrap_all:  # no sideways scroll; the last lines can fill the screen from the top
             width = self.scrollable_content_region.width
             self.virtual_size = Size(width, self._last_top() + self._view_height() if self.count else 0)
@@ -605,7 +613,7 @@ class LogView(ScrollView, can_focus=True):
         return Style(color=bg.get_contrast_text(1.0).rich_color)
 
     def _gutter_width(self) -> int:
-        return 1 + (5 if self.merged else 0) + self._clock_cells() + 2
+        return 1 + (5 if self.merged else 0) + (1 if self._no_clock else self._clock_cells() + 2)
 
     def _clock_cells(self) -> int:
         """HH:MM:SS.ffffff for raw lines, HH:MM:SS.mmm for compact ones."""
@@ -618,6 +626,12 @@ class LogView(ScrollView, can_focus=True):
             src = self.ws.source_of_file(fid)
             rank = "" if src.rank is None else str(src.rank)
             parts.append(f"{_STREAM_TAG.get(src.stream, '?')}{rank:<3.3} ", style_g)
+        if self._no_clock:  # one cell: a line without its newline yet keeps the mark's first sign
+            if self._incomplete_at(i) is not None:
+                parts.append(INCOMPLETE_MARK[0], self._style("log-view--inherited"))
+            else:
+                parts.append(" ", style_g)
+            return parts
         if self._incomplete_at(i) is not None:  # no newline yet: said where the time would be
             parts.append(INCOMPLETE_MARK.ljust(self._clock_cells() + 2), self._style("log-view--inherited"))
             return parts

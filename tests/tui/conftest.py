@@ -52,6 +52,16 @@ async def settle(pilot, timeout: float = 60.0) -> None:
     await pilot.pause()
 
 
+async def until(pilot, cond, what: str, limit: float = 15.0) -> None:
+    """Wait until `cond()` holds; fails loudly, naming `what`, past the deadline."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if cond():
+            return
+        await pilot.pause(0.05)
+    assert cond(), f"never happened: {what}"
+
+
 async def aligned(pilot, timeout: float = 30.0) -> None:
     """Wait until the other panes followed the last move (the app works their positions out in
     a worker, then moves them). Fails loudly past the deadline."""

@@ -7,7 +7,6 @@ bounded waits on conditions, no timed assertions.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,9 @@ from npudiag_tui.tui.live import LiveWatcher
 
 pytest.importorskip("npudiag_tui.tui.app")
 
-from conftest import settle
+from conftest import settle, until
 
 LAST_WORDS = "RuntimeError: [ERROR] x [/b] EZ9999 the device died at step 4"
-
-
-async def wait_for(pilot, cond, what: str, limit: float = 15.0) -> None:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if cond():
-            return
-        await pilot.pause(0.05)
-    assert cond(), f"never happened: {what}"
 
 
 def drawn(view) -> list[str]:
@@ -52,14 +42,14 @@ async def test_an_incomplete_last_line_is_a_marked_row_searchable_and_the_anchor
         await settle(pilot)
         watcher = LiveWatcher(app.ws)
         await app.mount(watcher)
-        await wait_for(pilot, lambda: watcher.tail is not None, "the tail started")
+        await until(pilot, lambda: watcher.tail is not None, "the tail started")
         pane = app.view("console")
         lines = pane.count
         assert app.anchor_event() is None  # nothing wrong yet
 
         # a crashed process's last words: no newline, markup-like text that must stay literal
         append(log, LAST_WORDS)
-        await wait_for(pilot, lambda: any(LAST_WORDS in r for r in drawn(pane)), "the incomplete row is drawn")
+        await until(pilot, lambda: any(LAST_WORDS in r for r in drawn(pane)), "the incomplete row is drawn")
         row = next(r for r in drawn(pane) if LAST_WORDS in r)
         # marked in the gutter, where the time goes: this console has no stamp, so its pane keeps
         # no clock and the mark is its first sign; the pane's title names the line
@@ -69,7 +59,7 @@ async def test_an_incomplete_last_line_is_a_marked_row_searchable_and_the_anchor
         assert ref is not None and ref[1] == lines  # the line number it will have
 
         # the diagnosis reads it: the crash is the anchor, on that row
-        await wait_for(pilot, lambda: app.anchor_event() is not None, "the anchor")
+        await until(pilot, lambda: app.anchor_event() is not None, "the anchor")
         anchor = app.anchor_event().ref
         assert (anchor.file_id, anchor.line) == ref
         assert pane.position_of(*ref) == lines
@@ -77,13 +67,13 @@ async def test_an_incomplete_last_line_is_a_marked_row_searchable_and_the_anchor
         # the search finds it and goes to it
         pane.set_cursor(0)
         app.start_search("died at step")
-        await wait_for(pilot, lambda: app.search.matches is not None, "the search ended")
+        await until(pilot, lambda: app.search.matches is not None, "the search ended")
         assert {f: list(lines_) for f, lines_ in app.search.matches.items()} == {ref[0]: [ref[1]]}
-        await wait_for(pilot, lambda: pane.cursor == lines, "the search went to the row")
+        await until(pilot, lambda: pane.cursor == lines, "the search went to the row")
 
         # the newline arrives: the same reference is a normal line, shown once
         append(log, "\n")
-        await wait_for(pilot, lambda: not any(LAST_WORDS in r and r[1] == "⋯" for r in drawn(pane)), "the mark went")
+        await until(pilot, lambda: not any(LAST_WORDS in r and r[1] == "⋯" for r in drawn(pane)), "the mark went")
         assert pane.count == lines + 1
         shown = [r for r in drawn(pane) if LAST_WORDS in r]
         assert len(shown) == 1 and shown[0].startswith("!")  # the anchor's mark, a normal gutter

@@ -4,7 +4,6 @@ time model has read every line of it; a console with stamps keeps its clock."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,7 @@ from npudiag_tui.core.workspace import Workspace
 
 pytest.importorskip("npudiag_tui.tui.app")
 
-from conftest import settle
-
-
-async def wait_for(pilot, cond, what: str, limit: float = 15.0) -> None:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if cond():
-            return
-        await pilot.pause(0.05)
-    assert cond(), f"never happened: {what}"
+from conftest import settle, until
 
 
 def first_row(view) -> str:
@@ -40,7 +30,7 @@ async def test_a_console_without_stamps_draws_no_clock(tmp_path: Path):
         await settle(pilot)
         pane = app.view("console")
         pane.set_cursor(0)
-        await wait_for(pilot, lambda: first_row(pane).startswith("  step 1 loss"), "the text right after the mark")
+        await until(pilot, lambda: first_row(pane).startswith("  step 1 loss"), "the text right after the mark")
         assert app.ws.times.timeless(pane.timeline.file_ids[0])
 
 
@@ -57,7 +47,7 @@ async def test_a_console_with_stamps_keeps_its_clock(tmp_path: Path):
         pane = app.view("console")
         pane.set_cursor(0)
         await pilot.pause()
-        await wait_for(pilot, lambda: app.ws.times.channels_ready(pane.timeline.file_ids[0]), "the channels")
+        await until(pilot, lambda: app.ws.times.channels_ready(pane.timeline.file_ids[0]), "the channels")
         await pilot.pause()
         assert first_row(pane).startswith("  10:00:00.000 2026-03-11")
         assert not app.ws.times.timeless(pane.timeline.file_ids[0])

@@ -5626,6 +5626,15 @@ def test_the_message_under_a_torch_npu_header_outranks_the_exception_above(tmp_p
     ws, d = diagnose(tmp_path / "c", {"job.log": "(Worker pid=5) " + exc + "(Worker pid=5) ERR02200 DIST call hccl api failed\n"
                                       "(Engine pid=4) ERROR 03-11 10:00:00 [core.py:9] Engine failed to start.\n"})
     assert "HcclGetRootInfo" in anchor_text(ws, d)
+    # look-alike: an out-of-memory exception's header has no message under it; the next line is
+    # another run's (a log the job appends to), whatever it says
+    earlier = ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"
+               "[ERROR] 2026-03-10-10:00:00 (PID:11, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n")
+    later = ("Kernel error:\n"
+             "EZ9999: [PID: 12] 2026-03-11-10:00:00.000.001 The error from device(chipId:0, dieId:0), serial number "
+             "is 3, an exception occurred during AICPU execution, stream_id:2, task_id:9.\n")
+    ws, d = diagnose(tmp_path / "d", {"job.log": earlier + later})
+    assert "The error from device" in anchor_text(ws, d)
 
 
 def test_an_operator_without_a_compiled_kernel_is_found_without_its_code(tmp_path):

@@ -1426,6 +1426,9 @@ def _demote_message_fetch(events: list[ErrorEvent]) -> None:
             ev.kind = K.BENIGN
 
 
+_CALL_STATUS_TOLD = re.compile(r"\berror code is -?\d+")
+
+
 def _message_under_a_torch_header(events: list[ErrorEvent]) -> None:
     """torch_npu prints its exception first, then its header, then the error manager's message:
     the line right under the header is that message even when a copy lost its code
@@ -1435,7 +1438,13 @@ def _message_under_a_torch_header(events: list[ErrorEvent]) -> None:
         words = C.strip_prefixes(text)[0]
         return text[:len(text) - len(words)], words.strip()
 
-    for ev, nxt in zip(events, events[1:]):
+    for k, (ev, nxt) in enumerate(zip(events, events[1:])):
+        # the exception above the header reports a call's status (`… error code is 7`): what the
+        # error manager's message explains (an out-of-memory exception's header has none under it)
+        above = events[k - 1] if k else None
+        if above is None or above.ref.file_id != ev.ref.file_id or above.ref.line != ev.ref.line - 1 \
+                or not _CALL_STATUS_TOLD.search(above.text):
+            continue
         if ev.kind is K.WRAPPER and nxt.kind is K.LOG_ERROR and nxt.ref.file_id == ev.ref.file_id \
                 and nxt.ref.line == ev.ref.line + 1 and nxt.fragment is None:
             (head_prefix, head), (prefix, message) = split(ev.text), split(nxt.text)

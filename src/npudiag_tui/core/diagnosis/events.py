@@ -1438,15 +1438,15 @@ def _message_under_a_torch_header(events: list[ErrorEvent]) -> None:
         words = C.strip_prefixes(text)[0]
         return text[:len(text) - len(words)], words.strip()
 
-    for k, (ev, nxt) in enumerate(zip(events, events[1:])):
+    def adjacent(a: ErrorEvent, b: ErrorEvent) -> bool:
+        return a.ref.file_id == b.ref.file_id and b.ref.line == a.ref.line + 1
+
+    for k in range(1, len(events) - 1):
+        above, ev, nxt = events[k - 1], events[k], events[k + 1]
         # the exception above the header reports a call's status (`… error code is 7`): what the
         # error manager's message explains (an out-of-memory exception's header has none under it)
-        above = events[k - 1] if k else None
-        if above is None or above.ref.file_id != ev.ref.file_id or above.ref.line != ev.ref.line - 1 \
-                or not _CALL_STATUS_TOLD.search(above.text):
-            continue
-        if ev.kind is K.WRAPPER and nxt.kind is K.LOG_ERROR and nxt.ref.file_id == ev.ref.file_id \
-                and nxt.ref.line == ev.ref.line + 1 and nxt.fragment is None:
+        if ev.kind is K.WRAPPER and nxt.kind is K.LOG_ERROR and adjacent(ev, nxt) and nxt.fragment is None \
+                and adjacent(above, ev) and _CALL_STATUS_TOLD.search(above.text):
             (head_prefix, head), (prefix, message) = split(ev.text), split(nxt.text)
             # the same process's print (the same prefixes), and a message's first word, not the
             # tail of a quoted exception text (`', please check the stack trace above …`); an

@@ -239,8 +239,11 @@ def test_interrupt_during_extraction_leaves_no_temp_folder(tmp_path, sig):
     tmp.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASCEND_")}
     env.update(TMPDIR=str(tmp), NPUDIAG_CANN_ROOTS="")
+    # a shell's background job starts with SIGINT ignored, and Python then keeps it ignored: the
+    # child gets the default disposition, as a program started from a terminal has
     proc = subprocess.Popen([sys.executable, "-m", "npudiag_tui", str(bundle), "--report", "json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not any(tmp.rglob("*.log")):  # extraction has begun
         assert proc.poll() is None, proc.communicate()

@@ -410,6 +410,27 @@ def test_a_removed_folder_closes_its_files_and_is_followed_when_created_again(tm
     tail.close()
 
 
+def test_a_reported_folder_looks_at_the_known_files_in_it(tmp_path):
+    """A folder created again is reported (the guard, a new watch), walked, and its file found;
+    the file may grow before the new watch is up, and no event tells of that: the folder's next
+    report looks at the files it already knows in it too."""
+    import shutil
+
+    root, p = tree(tmp_path)
+    ws, tail = open_live(root)
+    shutil.rmtree(root / "debug")
+    tail.apply({str(root / "debug")})
+    p.parent.mkdir(parents=True)
+    p.write_text("".join(info(100, 2 + i / 100, f"again {i}") for i in range(80)))
+    tail.apply({str(root)})  # found by the walk
+    new = fid_of(ws, p)
+    assert ws.indexes[new].line_count == 80
+    append(p, info(100, 20, "and it grows"))  # before any watch of the new folder
+    upd = tail.apply({str(root)})  # the folder reported once more, not the file
+    assert new in upd.grown and ws.indexes[new].line_count == 81
+    tail.close()
+
+
 def test_new_rank_plog_is_a_new_source(tmp_path):
     root, p = tree(tmp_path)
     ws, tail = open_live(root)

@@ -321,12 +321,14 @@ class LiveTail:
         prefer: dict[str, Source] = {}
         touched: set[int] = set()
         paths = {self._canonical(p) for p in paths}
-        # directories first: files created before the watch was set up are found by a walk
+        # directories first: files created before the watch was set up are found by a walk, and
+        # the known files in them are looked at too (one found by the walk of a folder created
+        # again may have grown before its new watch was up: no event tells of that)
         for p in sorted(paths):
             st = _stat(p)
             if st is not None and stat_mod.S_ISDIR(st.st_mode):
                 if self.scope.wanted(p, is_dir=True):
-                    paths.update(self._canonical(q) for q in self.scope.walk(p) if q not in self._by_path)
+                    paths.update(self._canonical(q) for q in self.scope.walk(p))
             elif st is None and p not in self._by_path:
                 # a folder that went away (CANN ages whole device-<id> folders): its files too
                 prefix = p + os.sep

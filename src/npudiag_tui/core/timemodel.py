@@ -263,8 +263,10 @@ class TimeModel:
         """A console file whose channels are worked out and none of whose lines carries a stamp:
         no line of it has a time, own or estimated (a pane then needs no clock for it)."""
         got = self._console.get(file_id)
+        if got is None or got.stamped:
+            return False
         n = self.indexes[file_id].line_count
-        return got is not None and n > 0 and got.lines >= n and not got.stamped
+        return n > 0 and got.lines >= n
 
     def forget(self, file_id: int) -> None:
         """The file was rewritten or truncated: work its channels out again when asked."""

@@ -557,7 +557,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.CANN_DETAIL, Level.ERROR, info
     if _ADVICE_INTRO.match(stripped):
         return K.CONTEXT, Level.INFO, info
-    if C.TORCH_HEADER_RE.search(stripped) or C.TORCH_HEADER_BARE_RE.match(stripped):
+    if C.is_torch_header(stripped):
         return K.WRAPPER, Level.ERROR, info
     if C.ERROR_TEXT_RE.match(stripped) or stripped.startswith("Rectify the fault"):
         return K.WRAPPER, Level.ERROR, info
@@ -1453,7 +1453,7 @@ def _message_under_a_torch_header(events: list[ErrorEvent]) -> None:
             # error by its own words, not only by the level of a logger that printed every line
             # of a traceback (a Ray notice, a teardown line)
             if prefix == head_prefix and message[:1].isalpha() \
-                    and (C.TORCH_HEADER_RE.search(head) or C.TORCH_HEADER_BARE_RE.match(head)) \
+                    and C.is_torch_header(head) \
                     and classify_line(message, nxt.stream)[0] is K.LOG_ERROR:
                 nxt.kind = K.CANN_DETAIL
 

@@ -141,6 +141,12 @@ OP_BINARY_MISSING = re.compile(r"\bCannot find bin(?:ary)? (?:of|for) op \w+")
 # the same header quoted without its stamp (`ERR02200 DIST call hccl api failed`): torch_npu's
 # code names its submodule (PTA, OPS, DIST, GRAPH, PROF) right after it
 TORCH_HEADER_BARE_RE = re.compile(r"ERR\d{5} (?:PTA|OPS|DIST|GRAPH|PROF)\b")
+
+
+def is_torch_header(text: str) -> bool:
+    """torch_npu's `ERRxxxxx` header line, stamped or quoted without its stamp (text without envelopes)."""
+    return TORCH_HEADER_RE.search(text) is not None or TORCH_HEADER_BARE_RE.match(text) is not None
+
 ERROR_TEXT_RE = re.compile(r"^\[Error\]: ?(.*)")
 TRACEBACK_RE = re.compile(r"^Traceback \(most recent call last\):")
 CANN_TRACEBACK_RE = re.compile(r"^\s*TraceBack \(most recent call last\):")

@@ -626,13 +626,12 @@ class LogView(ScrollView, can_focus=True):
             src = self.ws.source_of_file(fid)
             rank = "" if src.rank is None else str(src.rank)
             parts.append(f"{_STREAM_TAG.get(src.stream, '?')}{rank:<3.3} ", style_g)
+        incomplete = self._incomplete_at(i) is not None
         if self._no_clock:  # one cell: a line without its newline yet keeps the mark's first sign
-            if self._incomplete_at(i) is not None:
-                parts.append(INCOMPLETE_MARK[0], self._style("log-view--inherited"))
-            else:
-                parts.append(" ", style_g)
+            parts.append(INCOMPLETE_MARK[0] if incomplete else " ",
+                         self._style("log-view--inherited") if incomplete else style_g)
             return parts
-        if self._incomplete_at(i) is not None:  # no newline yet: said where the time would be
+        if incomplete:  # no newline yet: said where the time would be
             parts.append(INCOMPLETE_MARK.ljust(self._clock_cells() + 2), self._style("log-view--inherited"))
             return parts
         # the one time of the line (core.timemodel); an estimated one is marked with a dim `~`

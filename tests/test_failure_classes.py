@@ -5797,6 +5797,19 @@ def test_a_generic_internal_error_routes_by_the_call_that_returned_it(tmp_path):
     assert d.category == "environment"
 
 
+def test_acls_own_plog_line_names_the_call_a_generic_status_came_from(tmp_path):
+    """ASCENDCL's plog line names its call before the message (`aclrtFree: … failed, runtime result
+    = N`): a generic internal error from a free is the memory's, from a device query the set-up's."""
+    def acl(call: str, what: str) -> str:
+        return plog("ERROR", "ASCENDCL", 88, "10:00:00.000.100",
+                    f"[memory.cpp:229]88 {call}: {what} failed, runtime result = 507899")
+    ws, d = diagnose(tmp_path / "a", {"debug/plog/plog-88_20260311100000000.log": acl("aclrtFree", "free device memory")})
+    assert d.category == "memory"
+    # look-alike: the same status from a device count is the driver's set-up
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-88_20260311100000000.log": acl("aclrtGetDeviceCount", "get device count")})
+    assert d.category == "environment"
+
+
 def test_the_error_managers_message_under_its_pid_field_without_code_or_stamp(tmp_path):
     """`[PID: n] message` is the error manager's shape (its code and stamp precede the field when
     printed whole); a copy that dropped both still shows its message, which explains the

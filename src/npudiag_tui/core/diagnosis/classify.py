@@ -537,7 +537,10 @@ _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (acl
                            r"\b(acl(?:op|nn|grph)\w+) ret(?:Code)?[ =:]+\d|"  # an ACL call's printed status (`aclopInferShape ret:500002`)
                            # a glog CHECK on the status a CANN call returned (`Check failed: (…(aclgrphBuildModel(…))
                            # == ge::GRAPH_SUCCESS)`)
-                           r"\bCheck failed: .{0,80}?\b(acl\w+|Hccl\w+)\(")
+                           r"\bCheck failed: .{0,80}?\b(acl\w+|Hccl\w+)\(|"
+                           # ACL's own plog line names the call it failed in before its message
+                           # (`aclrtFree: free device memory failed, runtime result = 507899`)
+                           r"\b(acl\w+): [^:\n]{0,120}?\bfailed\b")
 # the stage a failing call belongs to; synchronize calls are where any async failure surfaces, so
 # they name no stage
 _API_STAGES = (

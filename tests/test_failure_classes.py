@@ -5810,6 +5810,25 @@ def test_acls_own_plog_line_names_the_call_a_generic_status_came_from(tmp_path):
     assert d.category == "environment"
 
 
+def test_a_cut_reports_traceback_status_outranks_a_later_peers_timeout(tmp_path):
+    """A worker's CANN report cut to its TraceBack still says a call of that process failed with a
+    status of its own (`… failed, runtime result = 207001`, an allocation); a peer's notify wait
+    that expired ten minutes later waited on it."""
+    worker = ("(Worker_TP3 pid=41) ERROR 03-11 10:00:00 [executor.py:8]         TraceBack (most recent call last):\n"
+              "(Worker_TP3 pid=41) ERROR 03-11 10:00:00 [executor.py:8]        rtsLaunchKernelWithHostArgs failed, "
+              "runtime result = {status}.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n")
+    peer = ("[rank7]: EI0002: [PID: 77] 2026-03-11-10:10:00.123.456 The wait execution of the Notify register times out. "
+            "Reason: The Notify register has not received the Notify record from remote rank [3].base information: "
+            "[streamID:[9], taskID[21], taskType[Notify Wait]] task information: [remote rank:[3]].\n")
+    ws, d = diagnose(tmp_path / "a", {"stdout.log": worker.format(status=207001), "stdout_rank7.log": peer})
+    assert "runtime result = 207001" in anchor_text(ws, d)
+    # look-alike: a trace line of a synchronisation that timed out says no more than the peer
+    ws, d = diagnose(tmp_path / "b", {"stdout.log": worker.format(status=507048).replace("rtsLaunchKernelWithHostArgs",
+                                                                                          "rtStreamSynchronize"),
+                                      "stdout_rank7.log": peer})
+    assert "EI0002" in anchor_text(ws, d)
+
+
 def test_the_error_managers_message_under_its_pid_field_without_code_or_stamp(tmp_path):
     """`[PID: n] message` is the error manager's shape (its code and stamp precede the field when
     printed whole); a copy that dropped both still shows its message, which explains the

@@ -452,8 +452,12 @@ def _names_a_failure(ev: ErrorEvent) -> bool:
     # (a synchronisation that failed noticed a failure on its own device; HCCL's heartbeat verdict,
     # `Cluster Exception Location[IP/ID]:[…] … ExceptionType:[Heartbeat Lost Occurred]`, names the
     # node where the exception is)
+    # (a CANN TraceBack line whose call returned a status of its own, not a wait's or a
+    # synchronisation's, is what is left of a process's report when its head was cut:
+    # `… failed, runtime result = 207001`)
     return ev.kind in ("log_error", "relay", "abort", "sync", "heartbeat") or (
-        ev.kind == "table" and _FAILED_ROW.search(ev.text) is not None)
+        ev.kind == "table" and _FAILED_ROW.search(ev.text) is not None) or (
+        ev.kind == "cann_trace" and bool(ev.numeric) and ev.category not in ("communication", "stream_event", "unknown"))
 
 
 def _other_process(a: ErrorEvent, b: ErrorEvent) -> bool:

@@ -431,6 +431,16 @@ def test_a_message_fetch_failure_yields_to_the_status_beneath_or_before_it(tmp_p
     assert "error code is 107002" in anchor_text(ws, d)
 
 
+def test_a_message_fetch_failure_is_anchored_when_a_copy_kept_nothing_else(tmp_path):
+    """A launcher that prints only the error manager's first line (`E CANN error: EE1001: … rtGetDevMsg
+    execute failed`) kept nothing deeper: the line is weak, but it is the failure there is."""
+    ws, d = diagnose(tmp_path, {"serve.log":
+        "0.00.005.380 I target     : aarch64-linux-gnu\n"
+        "0.00.476.376 E CANN error: EE1001: 2026-03-11-10:00:01.000.100 The argument is invalid.Reason: "
+        "rtGetDevMsg execute failed, reason=[context pointer null]\n"})
+    assert "rtGetDevMsg execute failed" in anchor_text(ws, d)
+
+
 def test_lookalike_a_wrapper_status_with_a_detail_near_stays_a_wrapper(tmp_path):
     ws, d = diagnose(tmp_path, {"a.log":
         "** SERVER BUSY: ERROR, PLEASE RETRY **\n"

@@ -1420,10 +1420,11 @@ def _demote_restating_exceptions(events: list[ErrorEvent]) -> None:
 def _demote_message_fetch(events: list[ErrorEvent]) -> None:
     """A detail saying only that fetching the error message failed (`rtGetDevMsg execute failed`)
     restates the missing context or device of the call that failed; when nothing deeper in its
-    block explains it, the printed status of that call is the better anchor, so it never wins."""
+    block explains it, the printed status of that call is the better anchor. It is a relay, not
+    noise: when a copy kept nothing else (a launcher's `CANN error: EE1001: …`), it is all there is."""
     for ev in events:
         if ev.kind in (K.CANN_DETAIL, K.PLOG, K.LOG_ERROR) and _MESSAGE_FETCH.search(ev.detail or ev.text):
-            ev.kind = K.BENIGN
+            ev.kind = K.RELAY
 
 
 _CALL_STATUS_TOLD = re.compile(r"\berror code is -?\d+")

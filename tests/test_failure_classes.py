@@ -5886,3 +5886,17 @@ def test_a_silent_data_corruption_check_error_is_the_devices(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"paste.log": "[INFO] AICPU(1685,aicpu_scheduler):2024-09-13-14:16:43.048.647 "
                                                    "[silent_check_v2.cc:124][SilentCheck][tid:1695]c_thresh_l1 = [1e6]\n"})
     assert d.anchor is None
+
+
+def test_a_plugin_or_module_a_program_could_not_load_is_a_loader_failure(tmp_path):
+    """`Unable to load loader plugin hf. Exiting.`: the program swallowed the import error under
+    it and said only that it could not load the plugin; a loader failure, the set-up's."""
+    ws, d = diagnose(tmp_path / "a", {"convert.log":
+        "  warnings.warn(msg, RuntimeWarning)\n"
+        "Using /root/.cache/torch_extensions/py310_cpu as PyTorch extensions root...\n"
+        "Unable to load saver plugin mcore. Exiting.\n"})
+    assert "Unable to load saver plugin mcore" in anchor_text(ws, d)
+    assert d.category == "environment"
+    # look-alike: a cache the program falls back from is no loader failure
+    ws, d = diagnose(tmp_path / "b", {"serve.log": "INFO unable to load cached config, using defaults\n"})
+    assert d.anchor is None

@@ -72,6 +72,7 @@ _CONSOLE_KEYS = (
     "错误：",  # a compiler in a Chinese locale (`kvmdt.c:62: 错误："MIN"重定义 [-Werror]`)
     "not match",  # a package built for another chip (`socversion … does not match the current device`)
     "ub overflow",  # BiShengIR's Unified Buffer verdict (formats.build.COMPILER_DIAGNOSTIC) without its `error:`
+    "unable to load", "unable to import",  # a plugin or module not loaded, no error word (diagnosis.events._LOADER)
     "find bin",  # no compiled kernel for an operator (formats.console.OP_BINARY_MISSING), no error word
     "╰─▶ ",  # the last link of an error printed as a chain of causes (uv, miette): the reason, in any words
 )

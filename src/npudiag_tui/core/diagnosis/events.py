@@ -203,6 +203,9 @@ _LOADER = re.compile(
     r"cannot allocate memory in static TLS block|"
     rf"{C.SO_LOAD_FAILED}|"
     r"No module named|^(?:ImportError|ModuleNotFoundError)\b|[Ff]ailed to import|set_env\.sh|"
+    # a program's own words for a plugin, module or library it could not load (`Unable to load
+    # loader plugin hf. Exiting.`: the import error under it was swallowed)
+    r"\b[Uu]nable to (?:load|import) (?:the )?(?:[\w-]+ )?(?:plugin|module|library|extension)\b|"
     # a shell that cannot find a tool the job calls (`/bin/sh: 1: hccn_tool: not found`)
     r"^(?:/(?:usr/)?bin/)?(?:ba|z|da)?sh: (?:line )?(?:\d+: )?[\w./+-]+: (?:(?:command )?not found|未找到命令)|"
     # a script's own line that names no command it has (`ci/build.sh: line 2: $'\r': command not found`:

@@ -5900,3 +5900,23 @@ def test_a_plugin_or_module_a_program_could_not_load_is_a_loader_failure(tmp_pat
     # look-alike: a cache the program falls back from is no loader failure
     ws, d = diagnose(tmp_path / "b", {"serve.log": "INFO unable to load cached config, using defaults\n"})
     assert d.anchor is None
+
+
+def test_onnx_runtimes_status_exception_and_the_cann_call_it_names(tmp_path):
+    """ONNX Runtime's Python binding raises its status by name (`…onnxruntime_pybind11_state.Fail`),
+    and its CANN provider names the call that failed (`CANN Graph error executing
+    ge::aclgrphBuildModel(…)`): a graph build is the compile stage."""
+    def ort(call: str) -> str:
+        return ("    return self._sess.run(output_names, input_feed, run_options)\n"
+                "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Non-zero status "
+                "code returned while running main_graph node. Name:'CANNExecutionProvider_main_graph_0_0' Status "
+                f"Message: CANN Graph error executing {call}\n")
+    ws, d = diagnose(tmp_path / "a", {"infer.log": ort("ge::aclgrphBuildModel(graph, options, model)")})
+    assert "onnxruntime_pybind11_state.Fail" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: the provider's malloc names an allocation, not a build
+    ws, d = diagnose(tmp_path / "b", {"infer.log": ort("aclrtMalloc(&ptr, size, ACL_MEM_MALLOC_HUGE_FIRST)")})
+    assert d.category == "memory"
+    # look-alike: an import of the binding's module names no failure
+    ws, d = diagnose(tmp_path / "c", {"infer.log": "from onnxruntime.capi.onnxruntime_pybind11_state import Fail\n"})
+    assert d.anchor is None

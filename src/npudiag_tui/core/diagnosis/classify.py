@@ -530,6 +530,8 @@ _WRAPPED_CALL = re.compile(r"(?:NPU|OPS|HCCL) function error: ([\w:]+)|call (acl
                            # (`SetPrecisionMode:…/compiler_depend.ts:155 NPU function error`)
                            r"\b(\w+):[\w./+*-]+:\d+ (?:NPU|OPS|HCCL) function error\b(?!: )|"
                            r"\bexpr=(?:\w+::)*(acl\w+|Hccl\w+)\(|"
+                           # ONNX Runtime's CANN provider: `CANN Graph error executing ge::aclgrphBuildModel(…)`
+                           r"\bCANN (?:\w+ )?error executing (?:\w+::)*(acl\w+|Hccl\w+)\(|"
                            # a program's own check of a call's status (`aclrtKernelArgsFinalize(argsHandle)
                            # returned error code 100000`)
                            r"\b(acl\w+|Hccl\w+)\([^()\n]{0,200}\) returned error code\b|"

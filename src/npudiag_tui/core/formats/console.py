@@ -90,7 +90,9 @@ _APP_LABEL = re.compile(
 _TRAILING_FENCE = re.compile(r"`{3}\s*$")
 # the name ends in Error/Exception/…; Python's base `Exception` is raised by name too
 EXCEPTION_RE = re.compile(r"^((?:[A-Za-z_][\w.]*)?Exception|[A-Za-z_][\w.]*(?:Error|Interrupt|Exit|Warning)|"
-                          r"torch\._dynamo\.exc\.Unsupported): ?(.*)$")  # what Dynamo cannot trace
+                          r"torch\._dynamo\.exc\.Unsupported|"  # what Dynamo cannot trace
+                          # ONNX Runtime's Python binding names its exceptions by status (`…_state.Fail`)
+                          r"(?:[\w.]*\.)?onnxruntime_pybind11_state\.[A-Z]\w*): ?(.*)$")
 # torch_npu's wrapper of a failed call: `file:line NPU function error: X, error code is N`, and the
 # older `Sync:file:line NPU error, error code is N` without the function.
 # Tried only around its literal (formats.bounded): `(.+?):(\S+?):` at every start position of a

@@ -5920,3 +5920,69 @@ def test_onnx_runtimes_status_exception_and_the_cann_call_it_names(tmp_path):
     # look-alike: an import of the binding's module names no failure
     ws, d = diagnose(tmp_path / "c", {"infer.log": "from onnxruntime.capi.onnxruntime_pybind11_state import Fail\n"})
     assert d.anchor is None
+
+
+def test_an_assertion_in_the_ascend_c_apis_own_headers_is_the_kernels_misuse(tmp_path):
+    """A kernel's `[ASSERT]` inside the Ascend C API's headers (`include/ascendc/highlevel_api/…`)
+    says the kernel called the API against its rules: the operator's; an assertion in the kernel's
+    own source stays a device-side assert."""
+    def assert_in(path: str) -> str:
+        return f"        [ASSERT] {path}:268: Assertion `isTransposeB <= B_TYPE::isTrans && \"not allowed\"'\n"
+    ws, d = diagnose(tmp_path / "a", {"run.log": assert_in("/opt/cann/include/ascendc/highlevel_api/lib/matmul/matmul_client.h")})
+    assert d.category == "operator"
+    ws, d = diagnose(tmp_path / "b", {"run.log": assert_in("/home/dev/op_kernel/add_custom.cpp")})
+    assert d.category == "device"
+
+
+def test_a_failed_subprocess_routes_by_its_program(tmp_path):
+    """`CalledProcessError: Command '['…/bishengir-compile', …]'`: the program's folder is a path
+    like any other, its name says the compile stage failed; another program says nothing of it."""
+    def failed(program: str) -> str:
+        return (f"subprocess.CalledProcessError: Command '['/usr/local/Ascend/cann-8.5.0/tools/bishengir/bin/{program}', "
+                "'/tmp/tmpx/kernel.ttadapter.mlir', '--target=Ascend910B3']' returned non-zero exit status 1.\n")
+    ws, d = diagnose(tmp_path / "a", {"run.log": failed("bishengir-compile")})
+    assert d.category == "compile"
+    ws, d = diagnose(tmp_path / "b", {"run.log": failed("npu-smi")})
+    assert d.category != "compile"
+
+
+def test_a_file_operation_in_the_cann_install_tree_is_the_set_up(tmp_path):
+    """A deploy that cannot create a folder under the CANN install (`create /usr/local/Ascend/cann/opp/
+    vendors/customize/framework failed`) lacks the rights on that tree: the environment's."""
+    ws, d = diagnose(tmp_path / "a", {"deploy.log": "[ERROR] create /usr/local/Ascend/cann/opp/vendors/customize/framework failed\n"})
+    assert d.category == "environment"
+    # look-alike: creating a job's own output file names no install
+    ws, d = diagnose(tmp_path / "b", {"deploy.log": "[ERROR] create /data/run1/outputs/summary failed\n"})
+    assert d.category != "environment"
+
+
+def test_the_assemblers_immediate_range_is_a_compile_failure(tmp_path):
+    """`error: out of jump/jumpc imm range`: a branch in the kernel whose offset does not fit its
+    instruction (the kernel is too large), printed by the kernel compiler's assembler."""
+    ws, d = diagnose(tmp_path / "a", {"build.log": "[ERROR] [ascend910b] PowerCustom_88a6 error: out of jump/jumpc imm range\n"})
+    assert d.category == "compile"
+    ws, d = diagnose(tmp_path / "b", {"build.log": "[ERROR] [ascend910b] PowerCustom_88a6 error: index out of range\n"})
+    assert d.category != "compile"
+
+
+def test_a_status_printed_as_err_and_the_system_dma_status(tmp_path):
+    """`aclrtSynchronizeStream failed after launch_fwd, err=507015` prints the call's status as
+    `err=`: an AI Core exception; 507013 (ACL_ERROR_RT_SYS_DMA) is the device's DMA engine."""
+    ws, d = diagnose(tmp_path / "a", {"run.log": "RuntimeError: backend (v4): aclrtSynchronizeStream failed after launch_fwd, err=507015\n"})
+    assert d.category == "device"
+    ws, d = diagnose(tmp_path / "b", {"run.log": "CANN failure 507013: (look for ACL_ERROR_xxx in acl.h); NPU=0 ; "
+                                                 "expr=aclrtSynchronizeStream(stream);\n"})
+    assert d.category == "device"
+    # look-alike: a stream status printed the same way stays the stream's
+    ws, d = diagnose(tmp_path / "c", {"run.log": "RuntimeError: backend (v4): aclrtSynchronizeStream failed after launch_fwd, err=107002\n"})
+    assert d.category != "device"
+
+
+def test_a_graph_capture_call_named_in_snake_case_is_the_compile_stage(tmp_path):
+    """`ACL graph capture_end during cleanup failed`: capturing a graph is the graph (compile) stage,
+    in whatever case a program names its calls."""
+    ws, d = diagnose(tmp_path / "a", {"run.log": "E20260821 17:32:26.321024 84730 acl_graph_executor_impl.cpp:464] ACL graph "
+                                                 "capture_end during cleanup failed: capture_end:torch_npu/csrc/core/npu/NPUGraph.cpp:247\n"})
+    assert d.category == "compile"
+    ws, d = diagnose(tmp_path / "b", {"run.log": "E20260821 17:32:26.321024 84730 screen.cpp:464] screen_capture_tool failed to open display\n"})
+    assert d.category != "compile"

@@ -238,12 +238,15 @@ _MEM_TEXT = re.compile(r"(?i:out of memory)|OutOfMemory|\bOOM\b|[Mm]emory alloca
                        r"[Mm]emory (?:is )?not enough|(?:more than|exceeds?) (?:the )?total mem(?:ory)?\b|"
                        r"\bmemory alloc(?:ation)? error\b")  # the runtime's `DevMalloc:dev memory alloc error`
 _COMPILE_TEXT = re.compile(
-    r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|"
+    r"[Dd]ynamo|graph break|BackendCompilerFailed|FakeTensor|[Mm]eta tensor|capture mode|[Cc]aptur(?:e|ed|ing)\b|\bcapture_(?:begin|end)\b|"
     r"aclgraph|npugraph|torchair|[Cc]ompil(?:e|ing|ation(?:Error)?)\b|\bTBE\b|kernel_meta|AOTAutograd|aot_eager|"
     r"\b[Rr]un pass\b|"  # a compiler's pass manager (`Run pass [ExpandFunction] failed.`)
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics
-    r"\berror in backend: |\bLLVM ERROR: |"  # LLVM's code generator (`Cannot select: intrinsic …`)
+    r"\berror in backend: |\bLLVM ERROR: |"
+    # the kernel compiler's assembler: a branch whose offset does not fit its instruction (`error: out
+    # of jump/jumpc imm range`, a kernel too large)
+    r"\bout of [\w/]+ imm(?:ediate)? range\b|\bimmediate (?:value )?out of range\b|"  # LLVM's code generator (`Cannot select: intrinsic …`)
     # MLIR's diagnostic of one operation (`error: 'builtin.unrealized_conversion_cast' op Unsupported
     # user …`: the op named as dialect.op, then `op`) and its call-site location, whose paths name
     # the kernel's Python source (triton-ascend): only an MLIR-based compiler prints either
@@ -351,6 +354,18 @@ _TRANSFER_SOURCE = re.compile(r"(?<![\w.-])(?:\w+_)?(?:(?:hixl|llm_?datadist)\w*
 # the Ascend C kernel framework's own source (`…/tikcpp/tikcfw/interface/kernel_tpipe.h:730`) or API
 # (`AscendC::LeakyRelu`): a check of its API failed inside a kernel, in CPU debug or on the device
 _ASCENDC_SOURCE = re.compile(r"/tikcpp/tikcfw/|\bAscendC::\w")
+# a kernel's assertion inside the Ascend C API's own headers (`[ASSERT] …/include/ascendc/highlevel_api/
+# lib/matmul/matmul_client.h:268: Assertion …`): the kernel called the API against its rules
+_ASCENDC_API_ASSERT = re.compile(r"\[ASSERT\]\s*\S*(?:/include/ascendc/|/ascendc/highlevel_api/|/tikcpp/tikcfw/)")
+# a subprocess that failed, by its program (`CalledProcessError: Command '['…/bishengir-compile', …]'`):
+# the program's folder is dropped with the other paths, its name says which stage failed
+_FAILED_COMMAND = re.compile(r"CalledProcessError: Command '\[?'?(?:[^'\s\]]*/)?([\w.+-]+)")
+_COMPILER_PROGRAMS = re.compile(r"^(?:bishengir-compile|bisheng|ccec|[gc]\+\+|gcc|cc|clang(?:\+\+)?|ld(?:\.\w+)?|"
+                                r"cmake|make|ninja|nvcc|atc|msopgen|ptoas|\w*-opt)$")
+# a file operation in the CANN install tree that failed (`[ERROR] create /usr/local/Ascend/cann/opp/
+# vendors/customize/framework failed`): a package or its deployment without the rights it needs
+_INSTALL_TREE_OP = re.compile(r"\b(?:create|mkdir|copy|cp|mv|move|write|remove|rm|chmod|chown|install)\b\s+"
+                              r"\S*/(?:Ascend|ascend-toolkit|cann[\w.-]*)/\S*\s+failed\b")
 # Noise removed before keywords: source locations, the error manager's tails, key=value fields.
 _SOURCE_LOC = re.compile(r"(?<![\w./-])[\w./-]+\.(?:cc|cpp|cxx|c|h|hpp|py|ts):\d+\]?"
                          # MindSpore's function tag after it (`model_converter.cc:200] operator()] …`)
@@ -415,6 +430,7 @@ _ACL_NAME_ROUTES = (
     ("CAPTURE", "compile"), ("CAPTURED", "compile"),
     ("DEVICE_OOM", "memory"), ("MEMORY_ALLOCATION", "memory"), ("BAD_ALLOC", "memory"),
     ("AICORE", "device"), ("AIVEC", "device"), ("AICPU", "device"), ("VECTOR_CORE", "device"),
+    ("SYS_DMA", "device"),  # the device's system DMA engine failed a transfer
     ("MODEL_EXECUTE", "device"),  # a task inside the model failed on the device
     ("NOT_SUPPORT", "environment"), ("UNSUPPORTED", "environment"), ("INVALID_DEVICEID", "environment"),
     ("NO_DEVICE", "environment"), ("INVALID_DEVICE", "environment"), ("DRV", "environment"),
@@ -506,7 +522,7 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
     if ev.comm_wait:  # a wait on an event is a stream primitive; the others wait on a peer
         return "stream_event" if _EVENT_WAIT.search(body) else "communication"
     if ev.kind == K.DEVICE_EXC:
-        return "device"
+        return "operator" if _ASCENDC_API_ASSERT.search(ev.text) else "device"
     if ev.kind == K.TIMEOUT and _COMM_TEXT.search(body):
         return "communication"
     if ev.module in ("HCCL", "HCCP"):  # what logged it is the subsystem that failed
@@ -774,6 +790,11 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "memory"
     if any(_TRANSFER_SOURCE.search(t) for t in (anchor.text, anchor.detail or "")):  # the module, before its words
         return "communication"
+    command = _FAILED_COMMAND.search(anchor.detail or anchor.text)
+    if command and _COMPILER_PROGRAMS.match(command.group(1)):
+        return "compile"  # a compiler or a build tool the job ran failed
+    if _INSTALL_TREE_OP.search(anchor.detail or anchor.text):
+        return "environment"
     if any(_ASCENDC_SOURCE.search(t) for t in (anchor.text, anchor.detail or "")):
         return "operator"  # a kernel broke a rule of the Ascend C API it is written in
     # a folder named `operator` or `hccl` in the message says nothing of the failure (the frames

@@ -5986,3 +5986,20 @@ def test_a_graph_capture_call_named_in_snake_case_is_the_compile_stage(tmp_path)
     assert d.category == "compile"
     ws, d = diagnose(tmp_path / "b", {"run.log": "E20260821 17:32:26.321024 84730 screen.cpp:464] screen_capture_tool failed to open display\n"})
     assert d.category != "compile"
+
+
+def test_a_header_that_only_introduces_its_message_yields_to_the_build_stop_under_it(tmp_path):
+    """`Failed error:` says nothing itself; under it a compiler's warning, then make's stop on the
+    target that failed: the stop is the failure, and a build's stop is the build (compile)."""
+    ws, d = diagnose(tmp_path / "a", {"build.log":
+        "Failed error:\n"
+        "  /src/op_host/add_def.cpp:64:56: warning: conversion from 'double' to 'float' changes value [-Wfloat-conversion]\n"
+        "  make[3]: *** [CMakeFiles/opbuild_gen_exc.dir/build.make:77: /src/build/autogen/exc/top_k_proto.cpp] Error 1\n"
+        "  make[2]: *** [CMakeFiles/Makefile2:804: CMakeFiles/opbuild_gen_exc.dir/all] Error 2\n"})
+    assert "opbuild_gen_exc.dir/build.make:77" in anchor_text(ws, d)
+    assert d.category == "compile"
+    # look-alike: a stop far below a header is no message of it; the header stays the earlier error
+    ws, d = diagnose(tmp_path / "b", {"build.log":
+        "Failed error:\n" + "\n" * 12
+        + "  make[3]: *** [CMakeFiles/opbuild_gen_exc.dir/build.make:77: /src/build/autogen/exc/top_k_proto.cpp] Error 1\n"})
+    assert anchor_text(ws, d).startswith("Failed error:")

@@ -790,6 +790,8 @@ def route(anchor: ErrorEvent, group: list[ErrorEvent] | None = None) -> str:
         return "memory"
     if any(_TRANSFER_SOURCE.search(t) for t in (anchor.text, anchor.detail or "")):  # the module, before its words
         return "communication"
+    if BUILD_STOPPED.search(anchor.text) and not _KERNEL_MODULE_BUILD.search(anchor.text):
+        return "compile"  # the anchor is a build tool's stop on a failed target: the build, whatever the target's name
     command = _FAILED_COMMAND.search(anchor.detail or anchor.text)
     if command and _COMPILER_PROGRAMS.match(command.group(1)):
         return "compile"  # a compiler or a build tool the job ran failed

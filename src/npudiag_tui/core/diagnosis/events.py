@@ -893,6 +893,7 @@ class EventBuilder:
         _demote_aborts(events)
         _demote_restating_exceptions(events)
         _demote_message_fetch(events)
+        _headers_whose_message_follows(events)
         _message_under_a_torch_header(events)
         _op_info_entries_skipped(events)  # before a lone status looks for what explains it
         _promote_lone_status(events)
@@ -1060,6 +1061,19 @@ def _introduces_its_message(ev: ErrorEvent, text: str) -> bool:
         return exc is not None and (not exc.group(2).strip() or _position_only(ev, text))
     return ev.kind == K.LOG_ERROR and body.endswith(":") and (
         ": " not in body.rstrip(": \t") or _EMPTY_EXCEPTION_TAIL.search(body) is not None)
+
+
+def _headers_whose_message_follows(events: list[ErrorEvent]) -> None:
+    """An error line that only introduces its message (`Failed error:`) says nothing itself: when
+    an event of its own follows within the message's lines (a build's stop on its failed target),
+    that is what it introduced, and the header is context."""
+    for i, ev in enumerate(events[:-1]):
+        if ev.kind != K.LOG_ERROR or not _introduces_its_message(ev, ev.detail or ev.text):
+            continue
+        after = next((e for e in events[i + 1:] if e.kind.tier < 9), None)
+        if after is not None and after.ref.file_id == ev.ref.file_id \
+                and 0 < after.ref.line - ev.ref.line <= EMPTY_MESSAGE_LINES:
+            ev.kind = K.CONTEXT
 
 
 def _position_only(ev: ErrorEvent, text: str) -> bool:

@@ -243,10 +243,10 @@ _COMPILE_TEXT = re.compile(
     r"\b[Rr]un pass\b|"  # a compiler's pass manager (`Run pass [ExpandFunction] failed.`)
     r"[Rr]eplay\b|CaptureBegin|CaptureEnd|"
     r"\bMLIR\b|\bloc\(\"[^\"]{0,200}\.mlir\"|bishengir|BiSheng|"  # a kernel compiler's own diagnostics
-    r"\berror in backend: |\bLLVM ERROR: |"
+    r"\berror in backend: |\bLLVM ERROR: |"  # LLVM's code generator (`Cannot select: intrinsic …`)
     # the kernel compiler's assembler: a branch whose offset does not fit its instruction (`error: out
     # of jump/jumpc imm range`, a kernel too large)
-    r"\bout of [\w/]+ imm(?:ediate)? range\b|\bimmediate (?:value )?out of range\b|"  # LLVM's code generator (`Cannot select: intrinsic …`)
+    r"\bout of [\w/]+ imm(?:ediate)? range\b|\bimmediate (?:value )?out of range\b|"
     # MLIR's diagnostic of one operation (`error: 'builtin.unrealized_conversion_cast' op Unsupported
     # user …`: the op named as dialect.op, then `op`) and its call-site location, whose paths name
     # the kernel's Python source (triton-ascend): only an MLIR-based compiler prints either

@@ -6003,3 +6003,34 @@ def test_a_header_that_only_introduces_its_message_yields_to_the_build_stop_unde
         "Failed error:\n" + "\n" * 12
         + "  make[3]: *** [CMakeFiles/opbuild_gen_exc.dir/build.make:77: /src/build/autogen/exc/top_k_proto.cpp] Error 1\n"})
     assert anchor_text(ws, d).startswith("Failed error:")
+
+
+def test_the_graph_engines_no_kernel_message_is_the_cause_left_in_a_cut_traceback(tmp_path):
+    """EZ3003's message (`No supported Ops kernel and engine are found for [X], optype [Y].`) is a
+    failure of its own in a TraceBack whose head was cut; the build steps under it relay it."""
+    block = ("        TraceBack (most recent call last):\n"
+             "        {first}\n"
+             "        build graph failed, graph id:0, ret:-1[FUNC:BuildModelWithGraphId][FILE:ge_generator.cc][LINE:1615]\n"
+             "        build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n")
+    ws, d = diagnose(tmp_path / "a", {"train.log": block.format(
+        first="No supported Ops kernel and engine are found for [Conv3D1], optype [Conv3D].")})
+    assert "No supported Ops kernel and engine" in anchor_text(ws, d)
+    # look-alike: a line of no failure there leaves the first failure of its own, as before
+    ws, d = diagnose(tmp_path / "b", {"train.log": block.format(first="Start to build the single op model.")})
+    assert "build graph failed" in anchor_text(ws, d)
+
+
+def test_hccls_heartbeat_verdict_in_a_timeouts_report_names_the_lost_peer(tmp_path):
+    """A notify wait that expired, then HCCL's list of abnormal devices in the same report
+    (`deviceId[4], Heartbeat Lost Occurred`): the verdict names the peer the wait was on, the
+    suspect; it outranks the wait, and it is a collective's (communication)."""
+    wait = ("EI0002: [PID: 77] 2026-03-11-10:10:00.123.456 The wait execution of the Notify register times out. "
+            "Reason: The Notify register has not received the Notify record from remote rank [4].\n")
+    ws, d = diagnose(tmp_path / "a", {"stdout.log": wait + "there are(is) 1 abnormal device(s):\n"
+                      "serverId[192.168.100.111], deviceId[4], Heartbeat Lost Occurred, Possible Reason: "
+                      "1. Process has exited, 2. Network Disconnected\n"})
+    assert "deviceId[4], Heartbeat Lost Occurred" in anchor_text(ws, d)
+    assert d.category == "communication"
+    # look-alike: a list of abnormal devices that is empty leaves the wait as the anchor
+    ws, d = diagnose(tmp_path / "b", {"stdout.log": wait + "there are(is) 0 abnormal device(s):\n"})
+    assert "EI0002" in anchor_text(ws, d)

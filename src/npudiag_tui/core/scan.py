@@ -73,7 +73,8 @@ _CONSOLE_KEYS = (
     "not match",  # a package built for another chip (`socversion … does not match the current device`)
     "ub overflow",  # BiShengIR's Unified Buffer verdict (formats.build.COMPILER_DIAGNOSTIC) without its `error:`
     "unable to load", "unable to import",  # a plugin or module not loaded, no error word (diagnosis.events._LOADER)
-    "find bin",  # no compiled kernel for an operator (formats.console.OP_BINARY_MISSING), no error word
+    "heartbeat lost",  # HCCL's verdict on a peer in a timeout's report (`deviceId[4], Heartbeat Lost Occurred`)
+    "find bin", "ops kernel and engine",  # no kernel for an operator (formats.console.OP_BINARY_MISSING), no error word
     "╰─▶ ",  # the last link of an error printed as a chain of causes (uv, miette): the reason, in any words
 )
 _CONSOLE_CODE = re.compile(CODE_PATTERN)

@@ -523,8 +523,8 @@ def _shape(ev: ErrorEvent, body: str) -> str | None:
         return "stream_event" if _EVENT_WAIT.search(body) else "communication"
     if ev.kind == K.DEVICE_EXC:
         return "operator" if _ASCENDC_API_ASSERT.search(ev.text) else "device"
-    if ev.kind == K.TIMEOUT and _COMM_TEXT.search(body):
-        return "communication"
+    if (ev.kind == K.TIMEOUT and _COMM_TEXT.search(body)) or ev.kind == K.HEARTBEAT:
+        return "communication"  # (HCCL's heartbeat verdict on a peer: the collective lost it)
     if ev.module in ("HCCL", "HCCP"):  # what logged it is the subsystem that failed
         return "communication"
     if ev.module == "TSCH" and _STREAM_OP.search(body):

@@ -337,6 +337,10 @@ def choose_anchor(events: list[ErrorEvent]) -> ErrorEvent | None:
             at = ordered.index(first)
             before = [e for i, e in enumerate(ordered) if _names_a_failure(e) and e.secondary != "repeat"
                       and (i < at or e.time is None or first.time is None) and _other_process(e, first)]
+            # HCCL's verdict on a peer (`deviceId[4], Heartbeat Lost Occurred`) names the device the
+            # wait was on, also when the waiting process printed it with its timeout
+            before += [e for e in ordered if e.kind == "heartbeat" and e not in before and e.secondary != "repeat"
+                       and (e.time is None or first.time is None or e.time <= first.time)]
             first = min(before, key=lambda e: e.kind.tier, default=first)  # stable: the earliest of a tier
             if first.kind == "timeout":
                 first = _wait_on_the_most_waited_peer(first, ordered)

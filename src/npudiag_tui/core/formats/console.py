@@ -139,7 +139,9 @@ TORCH_HEADER_RE = re.compile(
 # the operator library's report that no compiled kernel matches an operator's inputs (`Cannot find
 # bin of op Range, integral key 0/1/|int64/ND/…`, then `Cannot find binary for op Range.`): the
 # error manager's message (EZ9999), which a copy may print without its code
-OP_BINARY_MISSING = re.compile(r"\bCannot find bin(?:ary)? (?:of|for) op \w+")
+# (and the graph engine's EZ3003 message, `No supported Ops kernel and engine are found for [Conv3D1],
+# optype [Conv3D].`: no engine has a kernel for the operator)
+OP_BINARY_MISSING = re.compile(r"\bCannot find bin(?:ary)? (?:of|for) op \w+|\bNo supported Ops kernel and engine are found for\b")
 # the same header quoted without its stamp (`ERR02200 DIST call hccl api failed`): torch_npu's
 # code names its submodule (PTA, OPS, DIST, GRAPH, PROF) right after it
 TORCH_HEADER_BARE_RE = re.compile(r"ERR\d{5} (?:PTA|OPS|DIST|GRAPH|PROF)\b")

@@ -6034,3 +6034,44 @@ def test_hccls_heartbeat_verdict_in_a_timeouts_report_names_the_lost_peer(tmp_pa
     # look-alike: a list of abnormal devices that is empty leaves the wait as the anchor
     ws, d = diagnose(tmp_path / "b", {"stdout.log": wait + "there are(is) 0 abnormal device(s):\n"})
     assert "EI0002" in anchor_text(ws, d)
+
+
+def test_an_exception_repr_under_a_caret_is_no_message_line(tmp_path):
+    """Triton's `CompilationError: at 9:21:` prints the kernel's source up to a caret, then its
+    message; when the next line is an exception's repr quoting source (`CompilationError('def
+    f(x):\\n    # TODO …')`), its sub-lines are code: the exception keeps its own line."""
+    head = ("triton.compiler.errors.CompilationError: at 2:21:\n"
+            "def kernel(in_ptr0, out_ptr0):\n"
+            "    tmp1, tmp2 = helpers.frexp(tmp0)\n"
+            "                     ^\n")
+    ws, d = diagnose(tmp_path / "a", {"build.log": head +
+        "CompilationError('def frexp(x):\\n    # TODO(dev): use inline asm here\\n    y = ilogb(x) + 1\\n', "
+        "<ast.BinOp object at 0x7fa9>, 'AttributeError(\"no attribute __add__\")')\n"})
+    assert anchor_text(ws, d).startswith("triton.compiler.errors.CompilationError: at 2:21:")
+    # look-alike: a plain message under the caret is the message, as before
+    ws, d = diagnose(tmp_path / "b", {"build.log": head + "invalid operands of type pointer<fp32> and fp32\n"})
+    assert anchor_text(ws, d).startswith("invalid operands of type")
+
+
+def test_an_hccl_setting_named_in_the_message_is_the_collectives(tmp_path):
+    """`HCCL_BUFFSIZE is too SMALL, …`: an MoE dispatch's check of HCCL's buffer setting; the
+    setting belongs to the collective library, so the message routes to communication."""
+    ws, d = diagnose(tmp_path / "a", {"serve.log":
+        "EZ9999[PID: 25038] 2026-03-17-08:21:12.001.372 (EZ9999):  HCCL_BUFFSIZE is too SMALL, maxBs = 256, "
+        "h = 2048, epWorldSize = 16, localMoeExpertNum = 1, needed = 305MB, HCCL_BUFFSIZE=200MB.\n"})
+    assert d.category == "communication"
+    # look-alike: a word that only starts like the variable names no HCCL setting
+    ws, d = diagnose(tmp_path / "b", {"serve.log":
+        "EZ9999[PID: 25038] 2026-03-17-08:21:12.001.372 (EZ9999):  MY_BUFFSIZE is too SMALL, maxBs = 256.\n"})
+    assert d.category != "communication"
+
+
+def test_atcs_offline_model_generator_checking_its_options_is_the_conversion(tmp_path):
+    """`[omg.cc:310] VerifyOutputTypeAndOutNodes: … Invalid value for --output_type`: ATC's offline
+    model generator refused an option while converting a model: the compile stage."""
+    line = ("[ERROR] GE(3575320,atc):2026-03-11-10:00:00.000.100 [{src}:310]3575320 VerifyOutputTypeAndOutNodes: "
+            "ErrorNo: 4294967295(failed)[Check][Param]Invalid value for --output_type[/fc/Gemm:0:FP16]\n")
+    ws, d = diagnose(tmp_path / "a", {"debug/plog/plog-3575320_20260311100000000.log": line.format(src="omg.cc")})
+    assert d.category == "compile"
+    ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-3575320_20260311100000000.log": line.format(src="session.cc").replace(",atc)", ",python)")})
+    assert d.category != "compile"

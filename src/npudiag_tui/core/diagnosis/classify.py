@@ -314,7 +314,7 @@ _OP_CALL_SITE = re.compile(r"^__call__ at \S*torch/_ops\.py$")
 _SETTINGS_CHECK_SITE = re.compile(r"^(?:__post_init__|_?(?:validate|verify|check)\w*) at \S*?"
                                   r"(?:config\w*|arguments|args|settings|options)\.py$")
 _COMM_TEXT = re.compile(
-    r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bhccp\b|ProcessGroupHCCL\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
+    r"\bHCCL\b|\bhccl\w*|\bHCCP\b|\bHCCL_[A-Z_]+\b|\bhccp\b|ProcessGroupHCCL\b|[Rr]ank ?[Tt]able|\branktable\b|\b[Ss]ocket\b|\b[Nn]otify\b|LinkEstablish|"
     r"\b[Tt]ransport\b|\brdma\b|\bRDMA\b|error cqe|\bHccl\w+|\bRoCE\b|link down|port down|device_ip|"
     # (vLLM's `collective_rpc` is its call to every worker over a message queue, not a collective)
     r"CommInit\w*|[Cc]ollective(?!_rpc)|\brank ?[Ss]ize\b|"

@@ -1091,13 +1091,19 @@ def _position_only(ev: ErrorEvent, text: str) -> bool:
 _CARET_ROW = re.compile(r"^\s*\^[\^~]*\s*$")
 
 
-def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool, level: str | None) -> bool:
+def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bool, level: str | None,
+                     escaped: bool = False) -> bool:
     """Whether this line is the message of the exception above it that printed none on its own
     line; the exception is then a wrapper of it. A logger that printed the exception under its
     prefix (a vLLM worker's `ERROR ... [core.py:1100]`) prints its message under the same one;
-    a line under another logger level is a log line of its own."""
+    a line under another logger level is a log line of its own. A line that holds an escaped block
+    (an exception's repr with the source it quotes, `CompilationError('def f(x):\n    # …')`) is
+    no message line: its sub-lines are code, and the exception keeps its own words."""
     header = state.message_of
     if header is None:
+        return False
+    if escaped:
+        state.message_of = None
         return False
     logged = level is not None and level != state.message_level
     state.message_lines -= 1
@@ -1174,7 +1180,7 @@ def _read_line(source: Source, raw: str, cleaned: str, text: str, pre: C.Prefix,
         # address it could not bind before it gives up)
         if not (string_codes(text) or numeric_codes(text) or "error from device" in text):
             kind, level = K.CONTEXT, Level.parse(pre.level)
-    if _awaited_message(state, kind, text, contiguous, pre.level):
+    if _awaited_message(state, kind, text, contiguous, pre.level, escaped=fragment is not None):
         kind, level = K.EXCEPTION, Level.ERROR
     if _in_banner(state, info.get("message", text), contiguous) and kind.tier < EventKind.TABLE.tier:
         kind = K.TABLE

@@ -58,6 +58,7 @@ OFFLINE_CONVERSION = re.compile(r"\bATC run failed\b|\bconverter_lite\b|\b[Cc]on
                                 r"\b[Cc]onvert graph\s+to om failed\b|"
                                 r"\b[A-Z_]+\(\d+,atc\.bin\)|"  # a plog line of ATC's own process (its quantizer too)
                                 r"\bOMG Generate\b|/domi/(?:omg|calibration)/|"  # the offline model generator before ATC (DDK), its quantizer
+                                r"\bomg\.cc:\d+|"  # ATC's offline model generator checking its options (`[omg.cc:310] … --output_type`)
                                 # its model parser (ONNX, TF, Caffe) turning the file into a graph
                                 r"\bModel parse to graph failed\b|\bATC model parse ret fail\b")
 # anything of the above, or a package build that failed: the failure happened while building

@@ -5998,6 +5998,15 @@ def test_a_header_that_only_introduces_its_message_yields_to_the_build_stop_unde
         "  make[2]: *** [CMakeFiles/Makefile2:804: CMakeFiles/opbuild_gen_exc.dir/all] Error 2\n"})
     assert "opbuild_gen_exc.dir/build.make:77" in anchor_text(ws, d)
     assert d.category == "compile"
+    # a launcher's rank prefix on every line: the compiler's source excerpt under its warning is
+    # code, no message of the header either
+    ws, d = diagnose(tmp_path / "c", {"build.log": "".join(f"[rank3]:{line}\n" for line in (
+        "Failed error:",
+        "  /src/op_host/add_def.cpp:64:56: warning: conversion from 'double' to 'float' changes value [-Wfloat-conversion]",
+        "     64 |         this->Attr(\"epsilon\").AttrType(OPTIONAL).Float(1e-6);",
+        "        |                                                        ^~~~",
+        "  make[3]: *** [CMakeFiles/opbuild_gen_exc.dir/build.make:77: /src/build/autogen/exc/top_k_proto.cpp] Error 1"))})
+    assert "opbuild_gen_exc.dir/build.make:77" in anchor_text(ws, d)
     # look-alike: a stop far below a header is no message of it; the header stays the earlier error
     ws, d = diagnose(tmp_path / "b", {"build.log":
         "Failed error:\n" + "\n" * 12

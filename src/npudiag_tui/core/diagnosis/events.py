@@ -1125,8 +1125,8 @@ def _awaited_message(state: _Channel, kind: EventKind, text: str, contiguous: bo
     if not contiguous or state.message_lines < 0 or kind not in (K.CONTEXT, K.LOG_ERROR) or logged:
         state.message_of = None  # a shape of its own, a logger's line (or nothing) follows: as usual
         return False
-    if B.COMPILER_WARNING.search(text):
-        return False  # a compiler's warning under the exception is not the failure: keep waiting
+    if B.COMPILER_WARNING.search(text) or B.SOURCE_EXCERPT.match(text):
+        return False  # a compiler's warning (and the source it quotes) is not the failure: keep waiting
     if not text.strip() or not (_message_line(text) or (
             # CMake's message is the indented block under its header, a colon at its end or not
             text[:1].isspace() and B.CMAKE_ERROR.match(C.strip_prefixes(C.clean(header.text))[0].strip()))):

@@ -23,6 +23,9 @@ COMPILER_DIAGNOSTIC = re.compile(rf"(?:^|\s)(?:{_SOURCE_AT}|loc\(.{{0,400}}?\)):
                                  r"|^ub overflow, requires \d+ bits while \d+ bits\b")
 # a compiler's warning, which does not stop it (`kernel.cpp:12:3: warning: …`, MLIR's
 # `<unknown>:0: warning: could not cast operand …`): never what failed
+# a compiler's excerpt of the source it points at, under its diagnostic (`   64 |   this->Attr(…);`,
+# then `      |   ^~~~`): code, never a message
+SOURCE_EXCERPT = re.compile(r"^\s*\d*\s+\|(?:\s|$)")
 COMPILER_WARNING = re.compile(r"(?:^|\s)(?:[\w./+-]+\.\w{1,4}:\d+(?::\d+)?|<unknown>:\d+(?::\d+)?|loc\(.{0,400}?\)): warning: ")
 # where a C/C++ compiler's error points: (file, line, column or None)
 DIAGNOSTIC_AT = re.compile(rf"(?:^|\s){_SOURCE_AT}: (?:fatal )?error: {_NOT_OPENCV}")

@@ -5976,6 +5976,11 @@ def test_a_status_printed_as_err_and_the_system_dma_status(tmp_path):
     # look-alike: a stream status printed the same way stays the stream's
     ws, d = diagnose(tmp_path / "c", {"run.log": "RuntimeError: backend (v4): aclrtSynchronizeStream failed after launch_fwd, err=107002\n"})
     assert d.category != "device"
+    # look-alike: the runtime's note of its last error (`PeekLastErr: level=0 err=507899.`) reports no
+    # call that failed: no status of a failure
+    from npudiag_tui.core.formats.codes import numeric_codes
+    assert numeric_codes("PeekLastErr: level=0 err=507899.") == {}
+    assert numeric_codes("aclrtSynchronizeStream failed after launch_fwd, err=507015") == {"acl": 507015}
 
 
 def test_a_graph_capture_call_named_in_snake_case_is_the_compile_stage(tmp_path):

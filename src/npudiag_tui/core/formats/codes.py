@@ -16,7 +16,7 @@ every other pattern builds on it."""
 CODE_RE = re.compile(rf"(?:(?<![A-Za-z0-9_])|(?<=\\n)|(?<=\\t))({CODE_PATTERN})(?![0-9A-Za-z])")
 TORCH_ERR_RE = re.compile(r"(?<![A-Za-z0-9])(ERR\d{5})(?!\d)")
 ACL_RE = re.compile(
-    r"(?:[Ee]rror ?[Cc]ode(?: is|\s*[=:])|\breturn(?:ed|s)? (?:error )?code\s|runtime result =|ErrCode=|\berr=|CANN failure |\bret\s*[=:]?\s*|[Rr]et[Cc]ode[=:]|\bERROR|[Ee]rror:|failed\s*:|failed with (?:error )?code|"
+    r"(?:[Ee]rror ?[Cc]ode(?: is|\s*[=:])|\breturn(?:ed|s)? (?:error )?code\s|runtime result =|ErrCode=|\bfailed\b[^=\n]{0,80}?\berr=|CANN failure |\bret\s*[=:]?\s*|[Rr]et[Cc]ode[=:]|\bERROR|[Ee]rror:|failed\s*:|failed with (?:error )?code|"
     r"\[(?=\d{6}\]\[[Ee]rror\b)|\bret\[(?=\d{6}\])|"  # SDK_STATUS_RE's shape; MindSpore's `ret[107001]`
     r"\bCalling Function = \w+, Code =)\s*"  # MindX SDK names the CANN call and its status
     r"([1-5]\d{5})(?!\d|\.\d)"  # a sentence may end right after the number; a version may not

@@ -6089,3 +6089,18 @@ def test_atcs_offline_model_generator_checking_its_options_is_the_conversion(tmp
     assert d.category == "compile"
     ws, d = diagnose(tmp_path / "b", {"debug/plog/plog-3575320_20260311100000000.log": line.format(src="session.cc").replace(",atc)", ",python)")})
     assert d.category != "compile"
+
+
+def test_a_build_stop_outranks_a_later_peers_timeout(tmp_path):
+    """make's stop on the target that failed is a failure of that process: a peer's notify wait
+    without a stamp gives way to it, as to any other failure printed before it."""
+    peer = ("[rank7]: EI0002: The wait execution of the Notify register times out. Reason: The Notify register "
+            "has not received the Notify record from remote rank [3].\n")
+    ws, d = diagnose(tmp_path / "a", {"stdout.log": "  make[3]: *** [CMakeFiles/opbuild_gen_exc.dir/build.make:77: "
+                                                     "/src/build/autogen/exc/top_k_proto.cpp] Error 1\n",
+                                      "stdout_rank7.log": peer})
+    assert "opbuild_gen_exc.dir/build.make:77" in anchor_text(ws, d)
+    # look-alike: make's note that it waits for its other jobs names no failure
+    ws, d = diagnose(tmp_path / "b", {"stdout.log": "  make[2]: *** Waiting for unfinished jobs....\n",
+                                      "stdout_rank7.log": peer})
+    assert "EI0002" in anchor_text(ws, d)

@@ -17,6 +17,7 @@ from npudiag_tui.core.diagnosis.events import (ABORT_LOOKBACK_EVENTS, ABORT_WIND
                                                 starved_device_warning, tolerated_import)
 from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
+from npudiag_tui.core.formats.build import BUILD_STOPPED
 from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
 from npudiag_tui.core.formats.console import clean, stop_signal
 from npudiag_tui.core.formats.timestamps import format_us
@@ -461,7 +462,9 @@ def _names_a_failure(ev: ErrorEvent) -> bool:
     # `… failed, runtime result = 207001`)
     return ev.kind in ("log_error", "relay", "abort", "sync", "heartbeat") or (
         ev.kind == "table" and _FAILED_ROW.search(ev.text) is not None) or (
-        ev.kind == "cann_trace" and bool(ev.numeric) and ev.category not in ("communication", "stream_event", "unknown"))
+        ev.kind == "cann_trace" and bool(ev.numeric) and ev.category not in ("communication", "stream_event", "unknown")) or (
+        # a build tool's stop on the target that failed (`make[3]: *** [target] Error 1`)
+        ev.kind == "wrapper" and BUILD_STOPPED.search(ev.text) is not None)
 
 
 def _other_process(a: ErrorEvent, b: ErrorEvent) -> bool:

@@ -6104,3 +6104,17 @@ def test_a_build_stop_outranks_a_later_peers_timeout(tmp_path):
     ws, d = diagnose(tmp_path / "b", {"stdout.log": "  make[2]: *** Waiting for unfinished jobs....\n",
                                       "stdout_rank7.log": peer})
     assert "EI0002" in anchor_text(ws, d)
+
+
+def test_an_exception_quoting_another_of_its_process_wraps_it_across_files(tmp_path):
+    """`RuntimeError: NPUModelRunner init failed, error is 'Tensor' object has no attribute 'gpu'`
+    quotes the AttributeError the same worker raised at the same second: its wrapper, also when a
+    copy put the two in different files."""
+    prefix = "(Worker pid=6574) ERROR 05-06 08:19:01 [multiproc_executor.py:949] "
+    cause = prefix + "AttributeError: 'Tensor' object has no attribute 'gpu'\n"
+    wrapper = prefix + "RuntimeError: NPUModelRunner init failed, error is 'Tensor' object has no attribute 'gpu'\n"
+    ws, d = diagnose(tmp_path / "a", {"stdout.log": cause, "engine.log": wrapper})
+    assert "AttributeError: 'Tensor'" in anchor_text(ws, d)
+    # look-alike: another process's exception with the same words is no wrapper of it
+    ws, d = diagnose(tmp_path / "b", {"stdout.log": cause, "engine.log": wrapper.replace("pid=6574", "pid=7001")})
+    assert "RuntimeError: NPUModelRunner" in anchor_text(ws, d)

@@ -19,7 +19,7 @@ from npudiag_tui.core.timemodel import TimeModel
 from npudiag_tui.core.diagnosis.explain import explain
 from npudiag_tui.core.formats.build import BUILD_STOPPED
 from npudiag_tui.core.formats.codes import CODE_PATTERN, is_inner_code
-from npudiag_tui.core.formats.console import clean, stop_signal
+from npudiag_tui.core.formats.console import EXCEPTION_RE, clean, stop_signal
 from npudiag_tui.core.formats.timestamps import format_us
 from npudiag_tui.core.index import FileIndex
 from npudiag_tui.core.model import (Diagnosis, ErrorEvent, EventKind, LineRef, RankRole, Situation, Source, SourceFile,
@@ -130,9 +130,32 @@ def _finish_events(ws: Inputs, events: list[ErrorEvent]) -> list[ErrorEvent]:
             src = ws.sources[ev.source_id]
             ev.rank = src.rank if src.rank is not None else pid_rank.get(ev.cann_pid or -1)
     _device_explains_host(events)
+    _exceptions_quoting_another(events)
     for ev in events:
         ev.category = _classify(ev)
     return events
+
+
+def _exceptions_quoting_another(events: list[ErrorEvent]) -> None:
+    """An exception that quotes another exception of the same process, raised at the same time,
+    in its message (`RuntimeError: NPUModelRunner init failed, error is 'Tensor' object has no
+    attribute 'gpu'` for the `AttributeError: 'Tensor' object has no attribute 'gpu'`) wraps it,
+    also when a copy put the two in different files."""
+    by_pid: dict[int, list[tuple[ErrorEvent, str]]] = {}
+    for ev in events:
+        if ev.kind == EventKind.EXCEPTION and ev.pid is not None and ev.time is not None:
+            m = EXCEPTION_RE.match((ev.detail or "").strip())
+            if m and len(m.group(2).split()) >= 3:
+                by_pid.setdefault(ev.pid, []).append((ev, m.group(2).strip()))
+    for group in by_pid.values():
+        if len(group) < 2:
+            continue
+        for ev, message in group:
+            for other, quoted in group:
+                if other is not ev and other.ref.file_id != ev.ref.file_id and abs(other.time - ev.time) <= US \
+                        and quoted in message and quoted != message:
+                    ev.kind = EventKind.WRAPPER
+                    break
 
 
 _DEVICE_DAEMON = re.compile(r"\(\d+, ?hccp_service\.bin\)")

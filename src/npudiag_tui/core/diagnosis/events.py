@@ -8,6 +8,7 @@ serial number, a TraceBack section is the outer layers of the detail above it.
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -1073,13 +1074,16 @@ def _headers_whose_message_follows(events: list[ErrorEvent]) -> None:
     """An error line that only introduces its message (`Failed error:`) says nothing itself: when
     an event of its own follows within the message's lines (a build's stop on its failed target),
     that is what it introduced, and the header is context."""
-    for i, ev in enumerate(events[:-1]):
+    for i, ev in enumerate(events):
         if ev.kind != K.LOG_ERROR or not _introduces_its_message(ev, ev.detail or ev.text):
             continue
-        after = next((e for e in events[i + 1:] if e.kind.tier < 9), None)
-        if after is not None and after.ref.file_id == ev.ref.file_id \
-                and 0 < after.ref.line - ev.ref.line <= EMPTY_MESSAGE_LINES:
-            ev.kind = K.CONTEXT
+        for after in itertools.islice(events, i + 1, None):  # the next event of its own
+            if after.kind.tier < 9:
+                if after.ref.file_id == ev.ref.file_id and 0 < after.ref.line - ev.ref.line <= EMPTY_MESSAGE_LINES:
+                    ev.kind = K.CONTEXT
+                break
+            if after.ref.file_id != ev.ref.file_id or after.ref.line - ev.ref.line > EMPTY_MESSAGE_LINES:
+                break
 
 
 def _position_only(ev: ErrorEvent, text: str) -> bool:

@@ -141,21 +141,26 @@ def _exceptions_quoting_another(events: list[ErrorEvent]) -> None:
     in its message (`RuntimeError: NPUModelRunner init failed, error is 'Tensor' object has no
     attribute 'gpu'` for the `AttributeError: 'Tensor' object has no attribute 'gpu'`) wraps it,
     also when a copy put the two in different files."""
-    by_pid: dict[int, list[tuple[ErrorEvent, str]]] = {}
+    by_second: dict[tuple[int, int], list[tuple[ErrorEvent, str]]] = {}
     for ev in events:
         if ev.kind == EventKind.EXCEPTION and ev.pid is not None and ev.time is not None:
             m = EXCEPTION_RE.match((ev.detail or "").strip())
             if m and len(m.group(2).split()) >= 3:
-                by_pid.setdefault(ev.pid, []).append((ev, m.group(2).strip()))
-    for group in by_pid.values():
-        if len(group) < 2:
+                by_second.setdefault((ev.pid, ev.time // US), []).append((ev, m.group(2).strip()))
+    for (pid, second), group in by_second.items():
+        # the same second and the ones around it (a stamp's rounding); a storm of one process is no
+        # pair to read
+        near = by_second.get((pid, second - 1), []) + group + by_second.get((pid, second + 1), [])
+        if len(near) > QUOTE_PAIRS_MAX:
             continue
         for ev, message in group:
-            for other, quoted in group:
-                if other is not ev and other.ref.file_id != ev.ref.file_id and abs(other.time - ev.time) <= US \
-                        and quoted in message and quoted != message:
+            for other, quoted in near:
+                if other is not ev and other.ref.file_id != ev.ref.file_id and quoted in message and quoted != message:
                     ev.kind = EventKind.WRAPPER
                     break
+
+
+QUOTE_PAIRS_MAX = 96  # exceptions of one process in three seconds, beyond which it is a storm
 
 
 _DEVICE_DAEMON = re.compile(r"\(\d+, ?hccp_service\.bin\)")

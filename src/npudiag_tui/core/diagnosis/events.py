@@ -8,7 +8,6 @@ serial number, a TraceBack section is the outer layers of the detail above it.
 from __future__ import annotations
 
 import copy
-import itertools
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -1077,7 +1076,8 @@ def _headers_whose_message_follows(events: list[ErrorEvent]) -> None:
     for i, ev in enumerate(events):
         if ev.kind != K.LOG_ERROR or not _introduces_its_message(ev, ev.detail or ev.text):
             continue
-        for after in itertools.islice(events, i + 1, None):  # the next event of its own
+        for j in range(i + 1, len(events)):  # the next event of its own
+            after = events[j]
             if after.kind.tier < 9:
                 if after.ref.file_id == ev.ref.file_id and 0 < after.ref.line - ev.ref.line <= EMPTY_MESSAGE_LINES:
                     ev.kind = K.CONTEXT

@@ -4,6 +4,7 @@ case of the corpus is quoted."""
 
 from __future__ import annotations
 
+from npudiag_tui.core.formats.codes import numeric_codes
 from npudiag_tui.core.formats.timestamps import format_us
 
 from test_diagnosis import anchor_text, diagnose
@@ -5978,7 +5979,6 @@ def test_a_status_printed_as_err_and_the_system_dma_status(tmp_path):
     assert d.category != "device"
     # look-alike: the runtime's note of its last error (`PeekLastErr: level=0 err=507899.`) reports no
     # call that failed: no status of a failure
-    from npudiag_tui.core.formats.codes import numeric_codes
     assert numeric_codes("PeekLastErr: level=0 err=507899.") == {}
     assert numeric_codes("aclrtSynchronizeStream failed after launch_fwd, err=507015") == {"acl": 507015}
 

@@ -312,11 +312,10 @@ _LOADER_NOISE = re.compile(r"libcu(?:da|dart|blas|fft|rand|sparse|solver|dnn|pti
 _CRASH = re.compile(r"^#\d+\s+0x[0-9a-fA-F]+ in |Segmentation fault|\b[Ss]egfault\b|SIGSEGV|SIGABRT|SIGBUS|"
                     r"core dumped|Fatal Python error|\bAborted\b|terminate called|" + C.HEAP_CORRUPTION.pattern)
 _DRIVER = re.compile(r"\[drv api\][^\n]*fail|\bhal\w+ failed|drvRetCode=\d+|\bdrvError\b")
-_HEARTBEAT = re.compile(r"HeartbeatAbnormal|Cluster Exception Location")
-# HCCL's verdict on a peer inside a timeout's report, in a console: the exception location
-# (`Cluster Exception Location[IP/ID]:[…], … ExceptionType:[Heartbeat Lost Occurred]`) or its
-# older wording (`serverId[…], deviceId[4], Heartbeat Lost Occurred, Possible Reason: …`)
-_HEARTBEAT_VERDICT = re.compile(r"\bCluster Exception Location\[|\bdeviceId\[\d+\], Heartbeat Lost Occurred\b")
+# HCCL's verdict on a peer, in a run log (`[HeartbeatAbnormal] … crimer rank[…]`), as the exception
+# location (`Cluster Exception Location[IP/ID]:[…], … ExceptionType:[Heartbeat Lost Occurred]`) or in
+# the older wording of a timeout's report (`serverId[…], deviceId[4], Heartbeat Lost Occurred, …`)
+_HEARTBEAT = re.compile(r"HeartbeatAbnormal|Cluster Exception Location|\bdeviceId\[\d+\], Heartbeat Lost Occurred\b")
 _SERIAL = re.compile(r"serial number is (\d+)")
 _REMOTE_RANK = re.compile(r"remote rank:? ?\[(\d+)\]")
 _CRIMER = re.compile(r"crimer rank\[([^\]]*)\]")
@@ -562,7 +561,7 @@ def classify_line(text: str, stream: Stream, logger_level: str | None = None) ->
         return K.DEVICE_EXC, Level.ERROR, info
     if C.OP_BINARY_MISSING.search(stripped):  # the error manager's message without its code
         return K.CANN_DETAIL, Level.ERROR, info
-    if _HEARTBEAT_VERDICT.search(stripped):
+    if _HEARTBEAT.search(stripped):
         return K.HEARTBEAT, Level.ERROR, info
     if _ADVICE_INTRO.match(stripped):
         return K.CONTEXT, Level.INFO, info
